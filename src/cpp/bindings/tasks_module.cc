@@ -1,0 +1,16 @@
+// Python binding of the Legate task library. Binding only: the logic lives in tasks/.
+#include <pybind11/pybind11.h>
+
+#include "runtime/kernel_abi.h"
+#include "tasks/library.h"
+#include "tasks/task_ids.h"
+
+PYBIND11_MODULE(_tasks, m)
+{
+  m.doc() = "The Legate library 'legate_fuse' and its FUSED task";
+  m.attr("LIBRARY_NAME")  = legate_fuse::LIBRARY_NAME;
+  m.attr("FUSED_TASK_ID") = static_cast<int>(legate_fuse::TaskId::FUSED);
+  m.def("register_library",
+        &legate_fuse::register_library,
+        "Create the Legate library and register its tasks (idempotent; needs a started runtime)");
+}

@@ -1,0 +1,38 @@
+/* The calling convention between the FUSED task and the kernels generated at run time.
+ *
+ * Plain C so that generated C and CUDA sources can include the same declarations. Bump
+ * LEGATE_FUSE_KERNEL_ABI_VERSION whenever a struct or the signature changes: it is part of the
+ * kernel cache key, so old compiled kernels are never called with a new layout. */
+#ifndef LEGATE_FUSE_KERNEL_ABI_H
+#define LEGATE_FUSE_KERNEL_ABI_H
+
+#include <stdint.h>
+
+#define LEGATE_FUSE_KERNEL_ABI_VERSION 1
+#define LEGATE_FUSE_MAX_DIM 8
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One store argument as seen by a point task: its local block. */
+typedef struct legate_fuse_array {
+  /* Address of the element at the lower corner of the iteration block. */
+  char* data;
+  /* Distance in bytes between neighbours in each dimension; 0 along broadcast dimensions. */
+  int64_t strides[LEGATE_FUSE_MAX_DIM];
+} legate_fuse_array;
+
+/* A fused kernel: iterates over `extents` (ndim dimensions), arrays in the order of the task's
+ * inputs, then outputs, then reductions; `scalars` holds the run-time scalar values packed as
+ * the kernel's generator laid them out. */
+typedef void (*legate_fuse_kernel)(int32_t ndim,
+                                   const int64_t* extents,
+                                   const legate_fuse_array* arrays,
+                                   const void* scalars);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LEGATE_FUSE_KERNEL_ABI_H */

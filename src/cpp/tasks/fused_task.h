@@ -1,0 +1,19 @@
+#pragma once
+
+#include <legate.h>
+
+#include "tasks/task_ids.h"
+
+namespace legate_fuse {
+
+// One task per fused group: calls a kernel compiled at run time on the point task's local
+// blocks. Scalars: 0 = path of the kernel's shared object, 1 = kernel symbol, 2 = packed
+// run-time scalar values (binary). Stores: inputs, outputs, reductions, all aligned.
+class FusedTask : public legate::LegateTask<FusedTask> {
+ public:
+  static inline const auto TASK_CONFIG = legate::TaskConfig{legate::LocalTaskID{TaskId::FUSED}};
+
+  static void cpu_variant(legate::TaskContext context);
+};
+
+}  // namespace legate_fuse

@@ -1,0 +1,21 @@
+#include "tasks/library.h"
+
+#include <legate.h>
+
+#include "tasks/fused_task.h"
+#include "tasks/task_ids.h"
+
+namespace legate_fuse {
+
+void register_library()
+{
+  auto* runtime = legate::Runtime::get_runtime();
+  bool created  = false;
+  auto library  = runtime->find_or_create_library(
+    LIBRARY_NAME, legate::ResourceConfig{}, nullptr, {}, &created);
+  if (created) {
+    FusedTask::register_variants(library);
+  }
+}
+
+}  // namespace legate_fuse

@@ -32,6 +32,9 @@ def _load_cuda_driver() -> bool:
 
 
 def _set_default_legate_config(stub_loaded: bool) -> None:
+    if stub_loaded:
+        # Legate's automatic configuration fails when the CUDA module finds no device count.
+        os.environ.setdefault("LEGATE_AUTO_CONFIG", "0")
     if "LEGATE_CONFIG" in os.environ:
         return
     cores = os.cpu_count() or 2

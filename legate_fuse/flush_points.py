@@ -1,0 +1,71 @@
+"""Where data flows from Legate back to Python: the window must be flushed before each.
+
+cuPyNumeric reads array contents only through a few DeferredArray methods (behind `__array__`,
+`__bool__`, `__float__`, `item`, `tolist`, printing, pickling...), hands stores to other code
+through DLPack and the Legate data interface, and `legate.timing.time()` orders itself after
+all submitted work. Each of these is wrapped to flush the window first. Reading a held Future
+would abort the process and reading a held region would silently return stale data, so none may
+be missed.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable
+from typing import Any
+
+# (module, class or None, attribute, flush reason)
+_READ_POINTS: tuple[tuple[str, str | None, str, str], ...] = (
+    ("cupynumeric._thunk.deferred", "DeferredArray", "__numpy_array__", "read"),
+    ("cupynumeric._thunk.deferred", "DeferredArray", "__dlpack__", "dlpack"),
+    ("cupynumeric._thunk.deferred", "DeferredArray", "__dlpack_device__", "dlpack"),
+    ("cupynumeric._array.array", "ndarray", "__legate_data_interface__", "data_interface"),
+    ("legate.timing", None, "time", "timing"),
+    ("legate.timing._lib.timing", None, "time", "timing"),
+)
+
+_MARK = "__legate_fuse_flushes__"
+
+
+def _flushing(original: Callable[..., Any], flush: Callable[[str], None], reason: str) -> Any:
+    @functools.wraps(original)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        flush(reason)
+        return original(*args, **kwargs)
+
+    setattr(wrapper, _MARK, original)
+    return wrapper
+
+
+def _wrap(owner: Any, attribute: str, flush: Callable[[str], None], reason: str) -> None:
+    current = owner.__dict__[attribute] if isinstance(owner, type) else getattr(owner, attribute)
+    if isinstance(current, property):
+        if current.fget is None or hasattr(current.fget, _MARK):
+            return
+        wrapped: Any = property(_flushing(current.fget, flush, reason), current.fset, current.fdel)
+    else:
+        if hasattr(current, _MARK):
+            return
+        wrapped = _flushing(current, flush, reason)
+    setattr(owner, attribute, wrapped)
+
+
+MODULES = tuple(dict.fromkeys(module for module, *_ in _READ_POINTS))
+
+
+def install(flush: Callable[[str], None]) -> bool:
+    """Wraps every read point whose module is imported. Idempotent: called again as modules
+    arrive. Returns False while an imported module is still initialising (its class does not
+    exist yet), so the caller tries again later."""
+    complete = True
+    for module_name, class_name, attribute, reason in _READ_POINTS:
+        module = sys.modules.get(module_name)
+        if module is None:
+            continue
+        owner = getattr(module, class_name, None) if class_name else module
+        if owner is None or not hasattr(owner, attribute):
+            complete = False
+            continue
+        _wrap(owner, attribute, flush, reason)
+    return complete

@@ -1,0 +1,209 @@
+"""Proxies for Legate's runtime and tasks that hold AutoTasks back in the window.
+
+Legate's Cython classes cannot be subclassed or patched, so the proxies wrap them: the real
+AutoTask is built at once and every call is forwarded to it (Legate validates arguments exactly
+as without fusion) and recorded; only `execute()` is held back. Anything whose effect could
+depend on, or be observed by, a held task flushes the window first.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from legate.core import LogicalArray, LogicalStore
+
+from legate_fuse.window import TaskRecord
+
+if TYPE_CHECKING:
+    from legate_fuse.session import Session
+
+
+def stores_of(obj: Any) -> list[LogicalStore]:
+    """The LogicalStores an argument of a Legate call touches (none for scalars)."""
+    if isinstance(obj, LogicalStore):
+        return [obj]
+    if isinstance(obj, LogicalArray):
+        if obj.nested:
+            return [s for i in range(obj.num_children) for s in stores_of(obj.child(i))]
+        found = [obj.data]
+        if obj.nullable:
+            found.append(obj.null_mask)
+        return found
+    return []
+
+
+def is_unbound(obj: Any) -> bool:
+    return isinstance(obj, LogicalStore | LogicalArray) and bool(obj.unbound)
+
+
+# AutoTask calls after which the task must run at once, in order, and never be held: its
+# effects go beyond its stores (communicators, exceptions that must surface at the call).
+_UNHOLDABLE_CALLS = frozenset(
+    {
+        "throws_exception",
+        "add_communicator",
+        "add_nccl_communicator",
+        "add_cpu_communicator",
+    }
+)
+_UNHOLDABLE_IF_TRUE = frozenset({"set_side_effect", "set_concurrent"})
+
+
+class AutoTaskProxy:
+    """Stands for an AutoTask; cuPyNumeric uses it exactly as the real one."""
+
+    __slots__ = ("_executed", "_record", "_session", "_task", "_unholdable")
+
+    def __init__(self, task: Any, session: Session) -> None:
+        self._task = task
+        self._session = session
+        self._record = TaskRecord(task=task)
+        self._unholdable: str | None = None
+        self._executed = False
+
+    @property
+    def record(self) -> TaskRecord:
+        return self._record
+
+    @property
+    def unwrapped(self) -> Any:
+        return self._task
+
+    def _note(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
+        self._record.calls.append((name, args, kwargs))
+
+    def _add_store_arg(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        result = getattr(self._task, name)(*args, **kwargs)
+        self._note(name, args, kwargs)
+        array_or_store = args[0] if args else kwargs.get("array_or_store")
+        self._record.stores.extend(stores_of(array_or_store))
+        if name == "add_output" and is_unbound(array_or_store):
+            self._unholdable = "unbound_output"
+        return result
+
+    def add_input(self, *args: Any, **kwargs: Any) -> Any:
+        return self._add_store_arg("add_input", args, kwargs)
+
+    def add_output(self, *args: Any, **kwargs: Any) -> Any:
+        return self._add_store_arg("add_output", args, kwargs)
+
+    def add_reduction(self, *args: Any, **kwargs: Any) -> Any:
+        return self._add_store_arg("add_reduction", args, kwargs)
+
+    def execute(self) -> None:
+        if self._executed:
+            # Let Legate report a second submission as it would without fusion.
+            self._task.execute()
+            return
+        self._executed = True
+        self._session.submit_auto_task(self._record, self._unholdable)
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = getattr(self._task, name)
+        if not callable(attribute):
+            return attribute
+
+        def forward(*args: Any, **kwargs: Any) -> Any:
+            result = attribute(*args, **kwargs)
+            self._note(name, args, kwargs)
+            if name in _UNHOLDABLE_CALLS or (name in _UNHOLDABLE_IF_TRUE and _truthy(args)):
+                self._unholdable = name
+            return result
+
+        return forward
+
+
+def _truthy(args: tuple[Any, ...]) -> bool:
+    return bool(args[0]) if args else True
+
+
+class ManualTaskProxy:
+    """Stands for a ManualTask: it runs at once, after everything held before it."""
+
+    __slots__ = ("_session", "_task")
+
+    def __init__(self, task: Any, session: Session) -> None:
+        self._task = task
+        self._session = session
+
+    @property
+    def unwrapped(self) -> Any:
+        return self._task
+
+    def execute(self) -> None:
+        self._session.flush("manual_task")
+        self._task.execute()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._task, name)
+
+
+class RuntimeProxy:
+    """Stands for legate.core's Runtime; everything not listed here is forwarded unchanged."""
+
+    def __init__(self, runtime: Any, session: Session) -> None:
+        self._runtime = runtime
+        self._session = session
+
+    @property
+    def unwrapped(self) -> Any:
+        return self._runtime
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._runtime, name)
+
+    # -- tasks -----------------------------------------------------------------------------
+    def create_auto_task(self, *args: Any, **kwargs: Any) -> AutoTaskProxy:
+        return AutoTaskProxy(self._runtime.create_auto_task(*args, **kwargs), self._session)
+
+    def create_manual_task(self, *args: Any, **kwargs: Any) -> ManualTaskProxy:
+        return ManualTaskProxy(self._runtime.create_manual_task(*args, **kwargs), self._session)
+
+    def submit(self, task: Any) -> None:
+        if isinstance(task, AutoTaskProxy | ManualTaskProxy):
+            task.execute()
+            return
+        self._session.flush("foreign_task")
+        self._runtime.submit(task)
+
+    def tree_reduce(self, *args: Any, **kwargs: Any) -> Any:
+        self._session.flush("tree_reduce")
+        return self._runtime.tree_reduce(*args, **kwargs)
+
+    # -- operations on stores: they commute with held tasks that touch none of their stores ---
+    def _issue(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        stores = [s for value in (*args, *kwargs.values()) for s in stores_of(value)]
+        self._session.flush_if_touched(stores, name)
+        return getattr(self._runtime, name)(*args, **kwargs)
+
+    def issue_fill(self, *args: Any, **kwargs: Any) -> Any:
+        return self._issue("issue_fill", args, kwargs)
+
+    def issue_copy(self, *args: Any, **kwargs: Any) -> Any:
+        return self._issue("issue_copy", args, kwargs)
+
+    def issue_gather(self, *args: Any, **kwargs: Any) -> Any:
+        return self._issue("issue_gather", args, kwargs)
+
+    def issue_scatter(self, *args: Any, **kwargs: Any) -> Any:
+        return self._issue("issue_scatter", args, kwargs)
+
+    def issue_scatter_gather(self, *args: Any, **kwargs: Any) -> Any:
+        return self._issue("issue_scatter_gather", args, kwargs)
+
+    def prefetch_bloated_instances(self, *args: Any, **kwargs: Any) -> Any:
+        return self._issue("prefetch_bloated_instances", args, kwargs)
+
+    # -- synchronisation ---------------------------------------------------------------------
+    def issue_execution_fence(self, *args: Any, **kwargs: Any) -> Any:
+        self._session.flush("fence")
+        return self._runtime.issue_execution_fence(*args, **kwargs)
+
+    def issue_mapping_fence(self, *args: Any, **kwargs: Any) -> Any:
+        self._session.flush("fence")
+        return self._runtime.issue_mapping_fence(*args, **kwargs)
+
+    def finish(self) -> Any:
+        self._session.flush("finish")
+        return self._runtime.finish()
+

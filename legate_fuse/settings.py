@@ -1,0 +1,112 @@
+"""Every setting of legate-fuse, with its help text, read from the environment in one place.
+
+Settings are environment variables so that an unmodified program can be configured from the
+command line (`LEGATE_FUSE=1 python app.py`). Invalid values raise `SettingError` naming the
+accepted values; nothing else in the package reads the environment.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+T = TypeVar("T")
+
+LOG_LEVELS = ("error", "warning", "info", "debug")
+
+
+class SettingError(ValueError):
+    """A legate-fuse environment variable has a value it does not accept."""
+
+
+@dataclass(frozen=True)
+class Setting(Generic[T]):
+    name: str
+    default: T
+    parse: Callable[[str, str], T]
+    help: str
+
+    def read(self, environ: Mapping[str, str] | None = None) -> T:
+        env = os.environ if environ is None else environ
+        raw = env.get(self.name)
+        if raw is None or raw.strip() == "":
+            return self.default
+        return self.parse(self.name, raw.strip())
+
+
+def parse_switch(name: str, raw: str) -> bool:
+    if raw == "1":
+        return True
+    if raw == "0":
+        return False
+    raise SettingError(f"{name}={raw!r} is not understood; accepted values: 0 (off), 1 (on)")
+
+
+def parse_window_size(name: str, raw: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise SettingError(f"{name}={raw!r} is not a valid window size; expected an integer >= 1")
+    return value
+
+
+def parse_log_level(name: str, raw: str) -> str:
+    level = raw.lower()
+    if level not in LOG_LEVELS:
+        raise SettingError(
+            f"{name}={raw!r} is not understood; accepted values: {', '.join(LOG_LEVELS)}"
+        )
+    return level
+
+
+ENABLED = Setting(
+    "LEGATE_FUSE", False, parse_switch,
+    "1 intercepts cuPyNumeric's tasks and fuses them; 0 or unset changes nothing.",
+)
+WINDOW_SIZE = Setting(
+    "LEGATE_FUSE_WINDOW", 256, parse_window_size,
+    "Most tasks held back before the window is analysed and flushed.",
+)
+STATS = Setting(
+    "LEGATE_FUSE_STATS", False, parse_switch,
+    "1 prints the fusion statistics when the program exits.",
+)
+LOG_LEVEL = Setting(
+    "LEGATE_FUSE_LOG_LEVEL", "warning", parse_log_level,
+    "Verbosity of the 'legate_fuse' logger: error, warning, info or debug.",
+)
+
+ALL_SETTINGS: tuple[Setting[object], ...] = (
+    ENABLED, WINDOW_SIZE, STATS, LOG_LEVEL,  # type: ignore[assignment]
+)
+
+
+@dataclass(frozen=True)
+class Config:
+    """A validated snapshot of all settings."""
+
+    enabled: bool
+    window_size: int
+    stats: bool
+    log_level: str
+
+
+def load(environ: Mapping[str, str] | None = None) -> Config:
+    return Config(
+        enabled=ENABLED.read(environ),
+        window_size=WINDOW_SIZE.read(environ),
+        stats=STATS.read(environ),
+        log_level=LOG_LEVEL.read(environ),
+    )
+
+
+def describe() -> str:
+    """Help text of every setting, for the README and `python -m legate_fuse --help`."""
+    lines = []
+    for setting in ALL_SETTINGS:
+        lines.append(f"{setting.name} (default: {setting.default!r})\n    {setting.help}")
+    return "\n".join(lines)

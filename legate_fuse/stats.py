@@ -1,0 +1,49 @@
+"""Counters of what the plugin did, reported by `legate_fuse.stats()` and at exit."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class Stats:
+    tasks_seen: int = 0
+    tasks_fused: int = 0
+    fused_launches: int = 0
+    temporaries_eliminated: int = 0
+    bytes_not_allocated: int = 0
+    plan_cache_hits: int = 0
+    kernel_cache_hits: int = 0
+    compile_seconds: float = 0.0
+    flushes: Counter[str] = field(default_factory=Counter)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "tasks_seen": self.tasks_seen,
+            "tasks_fused": self.tasks_fused,
+            "fused_launches": self.fused_launches,
+            "temporaries_eliminated": self.temporaries_eliminated,
+            "bytes_not_allocated": self.bytes_not_allocated,
+            "plan_cache_hits": self.plan_cache_hits,
+            "kernel_cache_hits": self.kernel_cache_hits,
+            "compile_seconds": self.compile_seconds,
+            "flushes": dict(sorted(self.flushes.items())),
+        }
+
+
+def format_stats(values: dict[str, Any]) -> str:
+    """A readable block, as printed at exit with LEGATE_FUSE_STATS=1."""
+    lines = ["legate-fuse statistics"]
+    for name, value in values.items():
+        if name == "flushes":
+            continue
+        shown = f"{value:.3f}" if isinstance(value, float) else f"{value:,}"
+        lines.append(f"  {name.replace('_', ' '):<24} {shown}")
+    flushes = values.get("flushes", {})
+    total = sum(flushes.values())
+    lines.append(f"  {'window flushes':<24} {total:,}")
+    for reason, count in flushes.items():
+        lines.append(f"    {reason:<22} {count:,}")
+    return "\n".join(lines)

@@ -1,0 +1,100 @@
+"""The window: tasks held back, in program order, until something needs them to have run.
+
+Pure Python and independent of Legate, so its rules are unit-tested without a runtime: a held
+task only needs `execute()`, and the stores it touches only need `overlaps(other)`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from legate_fuse.stats import Stats
+
+logger = logging.getLogger("legate_fuse")
+
+
+class StoreLike(Protocol):
+    def overlaps(self, other: Any) -> bool: ...
+
+
+class Executable(Protocol):
+    def execute(self) -> None: ...
+
+
+@dataclass
+class TaskRecord:
+    """One held task: the real task object, the stores it touches and the calls that built it."""
+
+    task: Executable
+    stores: list[Any] = field(default_factory=list)
+    calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
+
+
+# Executes a flushed batch of records, in order. Pass-through executes each task as built;
+# the fusion pipeline replaces it.
+BatchExecutor = Callable[[Sequence[TaskRecord]], None]
+
+
+def execute_in_order(records: Sequence[TaskRecord]) -> None:
+    """Runs every task, as built, in program order; re-raises the first error after all ran.
+
+    The program issued every held task before the flush, so all of them run even if an earlier
+    one fails, as they would have without the window.
+    """
+    first_error: BaseException | None = None
+    for record in records:
+        try:
+            record.task.execute()
+        except BaseException as error:  # noqa: BLE001 - re-raised below
+            if first_error is None:
+                first_error = error
+    if first_error is not None:
+        raise first_error
+
+
+class Window:
+    def __init__(
+        self, capacity: int, stats: Stats, executor: BatchExecutor = execute_in_order
+    ) -> None:
+        if capacity < 1:
+            raise ValueError(f"window capacity must be >= 1, got {capacity}")
+        self.capacity = capacity
+        self.stats = stats
+        self.executor = executor
+        self._records: list[TaskRecord] = []
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    @property
+    def records(self) -> tuple[TaskRecord, ...]:
+        return tuple(self._records)
+
+    def hold(self, record: TaskRecord) -> None:
+        self._records.append(record)
+        if len(self._records) >= self.capacity:
+            self.flush("window_full")
+
+    def touches(self, stores: Sequence[Any]) -> bool:
+        """Whether any held task touches (overlaps) any of `stores`."""
+        if not self._records or not stores:
+            return False
+        return any(
+            held.overlaps(store)
+            for record in self._records
+            for held in record.stores
+            for store in stores
+        )
+
+    def flush(self, reason: str) -> None:
+        """Executes every held task, in program order. An empty window is not counted."""
+        if not self._records:
+            return
+        # Taken out first: anything the executor triggers sees an empty window.
+        records, self._records = self._records, []
+        self.stats.flushes[reason] += 1
+        logger.debug("flushing %d tasks: %s", len(records), reason)
+        self.executor(records)

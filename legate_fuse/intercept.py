@@ -73,12 +73,14 @@ class AutoTaskProxy:
         self._record.calls.append((name, args, kwargs))
 
     def _add_store_arg(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        result = getattr(self._task, name)(*args, **kwargs)
-        self._note(name, args, kwargs)
         array_or_store = args[0] if args else kwargs.get("array_or_store")
-        self._record.stores.extend(stores_of(array_or_store))
+        # Checked before forwarding: once added as an output, Legate no longer reports the
+        # store as unbound although its size is only known after the task has run.
         if name == "add_output" and is_unbound(array_or_store):
             self._unholdable = "unbound_output"
+        result = getattr(self._task, name)(*args, **kwargs)
+        self._note(name, args, kwargs)
+        self._record.stores.extend(stores_of(array_or_store))
         return result
 
     def add_input(self, *args: Any, **kwargs: Any) -> Any:

@@ -1,0 +1,29 @@
+"""Integration tests run Legate on CPUs in this process, with fusion enabled before cuPyNumeric
+is imported (exactly what LEGATE_FUSE=1 does at start-up)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+import legate_fuse
+from legate_fuse import session as fusion_session
+
+legate_fuse.enable()
+
+import cupynumeric  # noqa: E402, F401  (must follow enable())
+
+
+@pytest.fixture
+def session() -> Iterator[fusion_session.Session]:
+    """The fusion session, holding, with an empty window before and after the test."""
+    current = fusion_session.current()
+    assert current is not None
+    legate_fuse.enable()
+    current.flush("test_setup")
+    capacity = current.window.capacity
+    yield current
+    current.window.capacity = capacity
+    legate_fuse.enable()
+    current.flush("test_teardown")

@@ -1,0 +1,21 @@
+from legate_fuse.stats import Stats, format_stats
+
+EXPECTED_KEYS = {
+    "tasks_seen", "tasks_fused", "fused_launches", "temporaries_eliminated",
+    "bytes_not_allocated", "plan_cache_hits", "kernel_cache_hits", "compile_seconds", "flushes",
+}
+
+
+def test_stats_dict_has_every_documented_counter() -> None:
+    assert set(Stats().as_dict()) == EXPECTED_KEYS
+
+
+def test_formatted_block_lists_counters_and_flush_reasons() -> None:
+    stats = Stats(tasks_seen=1234)
+    stats.flushes["read"] += 3
+    stats.flushes["exit"] += 1
+    text = format_stats(stats.as_dict())
+    assert text.splitlines()[0] == "legate-fuse statistics"
+    assert "tasks seen" in text and "1,234" in text
+    assert "window flushes           4" in text
+    assert "read                   3" in text

@@ -56,7 +56,7 @@ class Session:
             return proxy
 
         get_legate_runtime.__doc__ = real_get_runtime.__doc__
-        core.get_legate_runtime = get_legate_runtime
+        setattr(core, "get_legate_runtime", get_legate_runtime)  # noqa: B010
         self.runtime_proxy = proxy
         # Registered after legate.core's own exit handler, so it runs before the runtime stops.
         atexit.register(self.at_exit)

@@ -48,7 +48,7 @@ def execute_in_order(records: Sequence[TaskRecord]) -> None:
     for record in records:
         try:
             record.task.execute()
-        except BaseException as error:  # noqa: BLE001 - re-raised below
+        except BaseException as error:
             if first_error is None:
                 first_error = error
     if first_error is not None:

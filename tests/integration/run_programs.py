@@ -13,11 +13,11 @@ import numpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import cupynumeric  # noqa: E402
-import legate.core  # noqa: E402
+import cupynumeric
+import legate.core
 
-import legate_fuse  # noqa: E402
-from tests.integration.programs import PROGRAMS, to_numpy  # noqa: E402
+import legate_fuse
+from tests.integration.programs import PROGRAMS, to_numpy
 
 
 def main(out: Path) -> None:

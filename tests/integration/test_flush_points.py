@@ -9,10 +9,10 @@ import pickle
 from collections.abc import Callable
 from typing import Any
 
+import cupynumeric as cn
 import numpy
 import pytest
 
-import cupynumeric as cn
 import legate_fuse
 from legate_fuse.session import Session
 

@@ -9,11 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import cupynumeric as cn
 import numpy
 import pytest
-
-import cupynumeric as cn
 from legate.core import align, get_legate_runtime
+
 from legate_fuse import tasks
 from legate_fuse.session import Session
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import cupynumeric
 import numpy
 import pytest
 
-import cupynumeric
 import legate_fuse
 from legate_fuse.session import Session
 

@@ -36,7 +36,7 @@ def test_callback_runs_once(module_dir: Path) -> None:
     (module_dir / "lf_hook_probe_b.py").write_text("")
     seen: list[str] = []
     after_import("lf_hook_probe_b", lambda module: seen.append(module.__name__))
-    import lf_hook_probe_b  # type: ignore[import-not-found]  # noqa: F401
+    import lf_hook_probe_b  # type: ignore[import-not-found]
 
     del sys.modules["lf_hook_probe_b"]
     import lf_hook_probe_b  # type: ignore[import-not-found]  # noqa: F401, F811

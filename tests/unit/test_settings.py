@@ -6,11 +6,13 @@ from legate_fuse.settings import SettingError
 
 def test_defaults_when_nothing_is_set() -> None:
     config = settings.load({})
-    assert config == settings.Config(enabled=False, window_size=256, stats=False,
+    assert config == settings.Config(enabled=False, window_size=64, stats=False,
                                      log_level="warning")
 
 
-@pytest.mark.parametrize(("raw", "expected"), [("1", True), ("0", False), (" 1 ", True), ("", False)])
+@pytest.mark.parametrize(
+    ("raw", "expected"), [("1", True), ("0", False), (" 1 ", True), ("", False)]
+)
 def test_switch_values(raw: str, expected: bool) -> None:
     assert settings.load({"LEGATE_FUSE": raw}).enabled is expected
 

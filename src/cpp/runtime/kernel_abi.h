@@ -26,10 +26,8 @@ typedef struct legate_fuse_array {
 /* A fused kernel: iterates over `extents` (ndim dimensions), arrays in the order of the task's
  * inputs, then outputs, then reductions; `scalars` holds the run-time scalar values packed as
  * the kernel's generator laid them out. */
-typedef void (*legate_fuse_kernel)(int32_t ndim,
-                                   const int64_t* extents,
-                                   const legate_fuse_array* arrays,
-                                   const void* scalars);
+typedef void (*legate_fuse_kernel)(int32_t ndim, const int64_t* extents,
+                                   const legate_fuse_array* arrays, const void* scalars);
 
 #ifdef __cplusplus
 }

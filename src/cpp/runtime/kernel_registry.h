@@ -18,7 +18,7 @@ class KernelRegistry {
   // the loader's message if either cannot be found.
   legate_fuse_kernel lookup(const std::string& path, const std::string& symbol);
 
-  KernelRegistry(const KernelRegistry&) = delete;
+  KernelRegistry(const KernelRegistry&)            = delete;
   KernelRegistry& operator=(const KernelRegistry&) = delete;
 
  private:

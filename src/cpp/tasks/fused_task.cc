@@ -18,7 +18,7 @@ legate_fuse_array describe_block(const legate::PhysicalStore& store)
 {
   legate_fuse_array array{};
   const legate::InlineAllocation allocation = store.get_inline_allocation();
-  array.data = static_cast<char*>(allocation.ptr);
+  array.data                                = static_cast<char*>(allocation.ptr);
   // A 0-d store (a Future) has no strides: every point reads the same value.
   for (std::size_t d = 0; d < allocation.strides.size(); ++d) {
     array.strides[d] = static_cast<std::int64_t>(allocation.strides[d]);
@@ -41,8 +41,8 @@ legate::Domain iteration_domain(const std::vector<legate::PhysicalStore>& stores
 
 void FusedTask::cpu_variant(legate::TaskContext context)
 {
-  const auto path   = context.scalar(0).value<std::string>();
-  const auto symbol = context.scalar(1).value<std::string>();
+  const auto path     = context.scalar(0).value<std::string>();
+  const auto symbol   = context.scalar(1).value<std::string>();
   const void* scalars = context.num_scalars() > 2 ? context.scalar(2).ptr() : nullptr;
 
   std::vector<legate::PhysicalStore> stores;

@@ -11,8 +11,8 @@ void register_library()
 {
   auto* runtime = legate::Runtime::get_runtime();
   bool created  = false;
-  auto library  = runtime->find_or_create_library(
-    LIBRARY_NAME, legate::ResourceConfig{}, nullptr, {}, &created);
+  auto library  = runtime->find_or_create_library(LIBRARY_NAME, legate::ResourceConfig{}, nullptr,
+                                                  {}, &created);
   if (created) {
     FusedTask::register_variants(library);
   }

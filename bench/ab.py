@@ -1,0 +1,84 @@
+"""Side-by-side comparison of an application with fusion off and on, in alternating processes.
+
+    python bench/ab.py [--repeats N] -- bench/apps/small_ops.py --size 1000
+
+Runs the application with LEGATE_FUSE=0 and LEGATE_FUSE=1 in turn (off, on, off, on, ...), after
+one warm-up run of each, reads the `RESULT` line each run prints, and reports the median and
+range of the seconds per iteration of each and of the off/on ratio of each pair.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+MODES = {"off": "0", "on": "1"}
+
+
+def run_once(app_args: list[str], mode: str, extra_env: dict[str, str] | None = None
+             ) -> dict[str, Any]:
+    env = dict(os.environ, LEGATE_FUSE=MODES[mode], **(extra_env or {}))
+    result = subprocess.run([sys.executable, *app_args], capture_output=True, text=True,
+                            env=env, timeout=1800)
+    if result.returncode != 0:
+        raise RuntimeError(f"{' '.join(app_args)} ({mode}) failed:\n{result.stderr[-3000:]}")
+    lines = [ln for ln in result.stdout.splitlines() if ln.startswith("RESULT ")]
+    if not lines:
+        raise RuntimeError(f"{' '.join(app_args)} ({mode}) printed no RESULT line")
+    payload: dict[str, Any] = json.loads(lines[-1][len("RESULT "):])
+    return payload
+
+
+@dataclass
+class Comparison:
+    off: list[dict[str, Any]] = field(default_factory=list)
+    on: list[dict[str, Any]] = field(default_factory=list)
+
+    def seconds(self, mode: str) -> list[float]:
+        return [r["seconds_per_iteration"] for r in getattr(self, mode)]
+
+    def ratios(self) -> list[float]:
+        return [off / on for off, on in zip(self.seconds("off"), self.seconds("on"), strict=True)]
+
+
+def compare(app_args: list[str], repeats: int, warmup: bool = True,
+            extra_env: dict[str, str] | None = None) -> Comparison:
+    if warmup:
+        for mode in MODES:
+            run_once(app_args, mode, extra_env)
+    comparison = Comparison()
+    for _ in range(repeats):
+        for mode in MODES:
+            getattr(comparison, mode).append(run_once(app_args, mode, extra_env))
+    checksums = {r["checksum"] for r in comparison.off + comparison.on}
+    if len(checksums) != 1:
+        raise RuntimeError(f"fusion off and on disagree: checksums {sorted(checksums)}")
+    return comparison
+
+
+def summary(values: list[float]) -> str:
+    return f"median {statistics.median(values):.6g} (min {min(values):.6g}, max {max(values):.6g})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeats", type=int, default=5, help="off/on pairs to time")
+    parser.add_argument("app", nargs=argparse.REMAINDER, help="-- application and arguments")
+    args = parser.parse_args()
+    app_args = args.app[1:] if args.app[:1] == ["--"] else args.app
+    comparison = compare(app_args, args.repeats)
+    print(f"{' '.join(app_args)}: {args.repeats} pairs, alternating off/on")
+    print(f"  off  s/iter   {summary(comparison.seconds('off'))}")
+    print(f"  on   s/iter   {summary(comparison.seconds('on'))}")
+    print(f"  off/on ratio  {summary(comparison.ratios())}")
+
+
+if __name__ == "__main__":
+    main()

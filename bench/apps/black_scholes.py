@@ -1,0 +1,88 @@
+"""Black-Scholes pricing of European call and put options, as a cuPyNumeric user writes it.
+
+    python bench/apps/black_scholes.py --size 1000000 --iterations 10
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import parse_args, report, timed
+
+RISK_FREE = 0.02
+VOLATILITY = 0.30
+
+
+def normal_cdf(xp: Any, d: Any) -> Any:
+    """Abramowitz-Stegun polynomial approximation of the standard normal CDF."""
+    a1, a2, a3, a4, a5 = 0.31938153, -0.356563782, 1.781477937, -1.821255978, 1.330274429
+    rsqrt2pi = 0.39894228040143267793994605993438
+    k = 1.0 / (1.0 + 0.2316419 * xp.abs(d))
+    poly = k * (a1 + k * (a2 + k * (a3 + k * (a4 + k * a5))))
+    tail = rsqrt2pi * xp.exp(-0.5 * d * d) * poly
+    return xp.where(d > 0, 1.0 - tail, tail)
+
+
+def black_scholes(xp: Any, price: Any, strike: Any, years: Any) -> tuple[Any, Any]:
+    sqrt_t = xp.sqrt(years)
+    d1 = (xp.log(price / strike) + (RISK_FREE + 0.5 * VOLATILITY * VOLATILITY) * years) / (
+        VOLATILITY * sqrt_t
+    )
+    d2 = d1 - VOLATILITY * sqrt_t
+    cnd_d1 = normal_cdf(xp, d1)
+    cnd_d2 = normal_cdf(xp, d2)
+    discount = xp.exp(-RISK_FREE * years)
+    call = price * cnd_d1 - strike * discount * cnd_d2
+    put = strike * discount * (1.0 - cnd_d2) - price * (1.0 - cnd_d1)
+    return call, put
+
+
+def make_inputs(n: int, dtype: str) -> tuple[numpy.ndarray, ...]:
+    rng = numpy.random.default_rng(2024)
+    price = rng.uniform(5.0, 30.0, n).astype(dtype)
+    strike = rng.uniform(1.0, 100.0, n).astype(dtype)
+    years = rng.uniform(0.25, 10.0, n).astype(dtype)
+    return price, strike, years
+
+
+def check() -> None:
+    import cupynumeric
+
+    for dtype in ("float64", "float32"):
+        host = make_inputs(10_000, dtype)
+        call, put = black_scholes(cupynumeric, *(cupynumeric.array(a) for a in host))
+        want_call, want_put = black_scholes(numpy, *host)
+        # Prices are O(1-100); float32 differences come from cancellation in call/put.
+        rtol, atol = (1e-12, 1e-12) if dtype == "float64" else (1e-5, 1e-4)
+        numpy.testing.assert_allclose(numpy.asarray(call), want_call, rtol=rtol, atol=atol)
+        numpy.testing.assert_allclose(numpy.asarray(put), want_put, rtol=rtol, atol=atol)
+    print("black_scholes: answer matches NumPy")
+
+
+def main() -> None:
+    args = parse_args(__doc__ or "", size=1_000_000, iterations=10)
+    if args.check:
+        check()
+        return
+    import cupynumeric as np
+
+    price, strike, years = (np.array(a) for a in make_inputs(args.size, "float64"))
+
+    def step() -> tuple[Any, Any]:
+        return black_scholes(np, price, strike, years)
+
+    def sync(result: tuple[Any, Any]) -> float:
+        call, put = result
+        return float(call.sum()) + float(put.sum())
+
+    seconds, checksum = timed(step, sync, args.iterations, args.warmup)
+    report("black_scholes", args.size, args.iterations, seconds, checksum)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""What every benchmark application shares: arguments, timing, and a machine-readable report.
+
+An application prints one line `RESULT {json}` with its seconds per iteration, a checksum of
+its answer and, when fusion is on, the fusion statistics.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from collections.abc import Callable
+from typing import Any
+
+
+def parse_args(description: str, size: int, iterations: int) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--size", type=int, default=size, help="problem size")
+    parser.add_argument("--iterations", type=int, default=iterations, help="timed iterations")
+    parser.add_argument("--warmup", type=int, default=1, help="untimed iterations first")
+    parser.add_argument("--check", action="store_true",
+                        help="check the answer against NumPy on a small size and exit")
+    return parser.parse_args()
+
+
+def fusion_stats() -> dict[str, Any] | None:
+    if os.environ.get("LEGATE_FUSE", "0") in ("", "0"):
+        return None
+    import legate_fuse
+
+    return legate_fuse.stats()
+
+
+def timed(step: Callable[[], Any], sync: Callable[[Any], float], iterations: int,
+          warmup: int) -> tuple[float, float]:
+    """Seconds per iteration of `step`, measured up to the moment its result reached Python
+    (`sync` reads it back, so all submitted work is included). Returns (seconds, checksum)."""
+    result = None
+    for _ in range(warmup):
+        result = step()
+    if warmup:
+        sync(result)
+    start = time.perf_counter()
+    for _ in range(iterations):
+        result = step()
+    checksum = sync(result)
+    elapsed = time.perf_counter() - start
+    return elapsed / max(iterations, 1), checksum
+
+
+def report(app: str, size: int, iterations: int, seconds: float, checksum: float,
+           **extra: Any) -> None:
+    payload = {"app": app, "size": size, "iterations": iterations,
+               "seconds_per_iteration": seconds, "checksum": checksum,
+               "fusion": fusion_stats(), **extra}
+    print("RESULT " + json.dumps(payload), flush=True)

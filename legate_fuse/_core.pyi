@@ -1,0 +1,2 @@
+KERNEL_ABI_VERSION: int
+MAX_DIM: int

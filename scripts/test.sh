@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Sets everything up (see setup.sh), checks style and types, and runs the test suite.
+# Extra arguments go to pytest, e.g. scripts/test.sh tests/unit -k window
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$ROOT/scripts/setup.sh"
+PY="${LEGATE_FUSE_VENV:-$ROOT/.venv}/bin/python"
+cd "$ROOT"
+echo "[test] ruff" >&2
+"$PY" -m ruff check legate_fuse tests bench scripts
+echo "[test] mypy" >&2
+"$PY" -m mypy
+echo "[test] clang-format" >&2
+"$(dirname "$PY")/clang-format" --dry-run --Werror $(git ls-files 'src/cpp/*.h' 'src/cpp/*.cc' 2>/dev/null || find src/cpp -name '*.h' -o -name '*.cc')
+echo "[test] pytest" >&2
+exec "$PY" -m pytest "$@"

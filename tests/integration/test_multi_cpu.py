@@ -1,0 +1,40 @@
+"""With two CPU processors cuPyNumeric partitions arrays, and sort and unique use collectives,
+outputs of unknown size and tree reductions; each case runs in a fresh two-CPU process."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy
+
+from .test_activation import run, run_programs
+
+TWO_CPUS = "--cpus 2 --utility 1 --sysmem 4000 --logging gpu=none"
+
+COLLECTIVES = """
+import numpy, cupynumeric as cn, legate_fuse
+a0 = numpy.random.default_rng(3).random(200_000)
+a = cn.array(a0) * 2.0
+s = cn.sort(a)
+u = cn.unique((a * 10).astype(cn.int64))
+assert numpy.array_equal(numpy.asarray(s), numpy.sort(a0 * 2.0))
+assert numpy.array_equal(numpy.asarray(u), numpy.unique((a0 * 20).astype(numpy.int64)))
+print("flushes", legate_fuse.stats()["flushes"])
+"""
+
+
+def test_collectives_and_unknown_sizes_on_two_cpus() -> None:
+    import sys
+
+    result = run([sys.executable, "-c", COLLECTIVES], LEGATE_FUSE="1", LEGATE_CONFIG=TWO_CPUS)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "'unbound_output'" in result.stdout
+
+
+def test_programs_on_two_cpus_equal_plugin_absent(tmp_path: Path) -> None:
+    off_arrays, _ = run_programs(tmp_path, "off2", LEGATE_CONFIG=TWO_CPUS)
+    on_arrays, on = run_programs(tmp_path, "on2", LEGATE_FUSE="1", LEGATE_CONFIG=TWO_CPUS)
+    assert on["stats"]["tasks_seen"] > 100
+    for name in off_arrays.files:
+        numpy.testing.assert_array_equal(on_arrays[name], off_arrays[name], err_msg=name)
+        assert on_arrays[name].tobytes() == off_arrays[name].tobytes(), name

@@ -1,0 +1,88 @@
+#include "analysis/analyzer.h"
+
+#include "analysis/grouping.h"
+#include "analysis/temporaries.h"
+
+namespace legate_fuse::analysis {
+namespace {
+
+// Byte counts depend on shapes, which the signature leaves out: recomputed for each window.
+void fill_bytes(const ir::Window& window, Plan& plan)
+{
+  for (auto& group : plan.groups) {
+    group.bytes_not_allocated = 0;
+    for (const auto store : group.temporaries) {
+      group.bytes_not_allocated += window.stores[static_cast<std::size_t>(store)].bytes;
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<std::int64_t> signature(const ir::Window& window)
+{
+  std::vector<std::int64_t> key;
+  key.reserve(window.stores.size() * 6 + window.tasks.size() * 12 + window.root_live.size() + 2);
+  key.push_back(static_cast<std::int64_t>(window.stores.size()));
+  for (const auto& store : window.stores) {
+    key.push_back(store.known ? (store.value ? 2 : 1) : 0);
+    key.push_back(store.root);
+    key.push_back(store.view);
+    key.push_back(store.shape_class);
+    key.push_back(store.dtype_class);
+  }
+  key.push_back(static_cast<std::int64_t>(window.tasks.size()));
+  for (const auto& task : window.tasks) {
+    key.push_back(task.op);
+    key.push_back(task.aligned ? 1 : 0);
+    key.push_back(static_cast<std::int64_t>(task.args.size()));
+    for (const auto& arg : task.args) {
+      key.push_back(arg.store);
+      key.push_back(static_cast<std::int64_t>(arg.privilege));
+      key.push_back(arg.redop);
+    }
+  }
+  for (const bool live : window.root_live) {
+    key.push_back(live ? 1 : 0);
+  }
+  return key;
+}
+
+std::size_t VectorHash::operator()(const std::vector<std::int64_t>& key) const noexcept
+{
+  // FNV-1a over the 64-bit words.
+  std::uint64_t hash = 1469598103934665603ULL;
+  for (const auto word : key) {
+    hash ^= static_cast<std::uint64_t>(word);
+    hash *= 1099511628211ULL;
+  }
+  return static_cast<std::size_t>(hash);
+}
+
+Plan plan_window(const ir::Window& window)
+{
+  Plan plan = group_tasks(window);
+  resolve_liveness(window, plan);
+  return plan;
+}
+
+Analyzer::Result Analyzer::analyze(const ir::Window& window, bool use_cache)
+{
+  if (!use_cache) {
+    return Result{plan_window(window), false};
+  }
+  auto key = signature(window);
+  if (auto hit = cache_.find(key); hit != cache_.end()) {
+    Result result{hit->second, true};
+    fill_bytes(window, result.plan);
+    return result;
+  }
+  Plan plan = plan_window(window);
+  if (cache_.size() >= capacity_) {
+    cache_.clear();  // programs rarely have that many distinct windows; start again
+  }
+  cache_.emplace(std::move(key), plan);
+  return Result{std::move(plan), false};
+}
+
+}  // namespace legate_fuse::analysis

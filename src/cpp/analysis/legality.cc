@@ -1,0 +1,116 @@
+#include "analysis/legality.h"
+
+namespace legate_fuse::analysis {
+namespace {
+
+std::string arg_text(const ir::Arg& arg) { return "store " + std::to_string(arg.store); }
+
+}  // namespace
+
+std::optional<std::string> GroupState::check_shape(const ir::Task& task) const
+{
+  std::int32_t shape = -1;
+  for (const auto& arg : task.args) {
+    const auto& store = window_.stores[static_cast<std::size_t>(arg.store)];
+    if (store.value) {
+      continue;
+    }
+    if (arg.privilege == ir::Privilege::Reduce) {
+      return "reduction into a partitioned " + arg_text(arg);
+    }
+    if (shape == -1) {
+      shape = store.shape_class;
+    } else if (shape != store.shape_class) {
+      return "arguments of different shapes";
+    }
+  }
+  if (shape == -1) {
+    return std::nullopt;  // computes on 0-d values only: joins as a prologue
+  }
+  if (!task.aligned) {
+    return "arguments not aligned";
+  }
+  if (shape_class_ != -1 && shape != shape_class_) {
+    return "iteration shape differs from the group's";
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> GroupState::check_arg(const ir::Arg& arg) const
+{
+  const auto& store = window_.stores[static_cast<std::size_t>(arg.store)];
+  const auto root   = store.root;
+  const auto view   = store.view;
+
+  if (const auto reduced = reduced_.find(root); reduced != reduced_.end()) {
+    const bool same_reduction = arg.privilege == ir::Privilege::Reduce &&
+                                reduced->second.first == view &&
+                                reduced->second.second == arg.redop;
+    if (!same_reduction) {
+      return "accesses the reduction target " + arg_text(arg) + " of the group";  // rule 5
+    }
+    return std::nullopt;
+  }
+  if (arg.privilege == ir::Privilege::Reduce &&
+      (written_view_.count(root) != 0 || read_views_.count(root) != 0)) {
+    return "reduces into " + arg_text(arg) + ", which the group accesses";  // rule 5
+  }
+  if (const auto written = written_view_.find(root);
+      written != written_view_.end() && written->second != view) {
+    return "accesses " + arg_text(arg) + " through another view of a root the group writes";
+  }
+  if (ir::writes(arg.privilege)) {
+    if (const auto read = read_views_.find(root); read != read_views_.end()) {
+      for (const auto read_view : read->second) {
+        if (read_view != view) {
+          return "writes " + arg_text(arg) + " through another view of a root the group reads";
+        }
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> GroupState::why_not(const ir::Task& task) const
+{
+  if (!task.liftable()) {
+    return "opaque task";  // rule 1
+  }
+  for (const auto& arg : task.args) {
+    if (!window_.stores[static_cast<std::size_t>(arg.store)].known) {
+      return "unknown " + arg_text(arg);
+    }
+  }
+  if (auto reason = check_shape(task)) {  // rule 2
+    return reason;
+  }
+  for (const auto& arg : task.args) {  // rules 3, 4, 5
+    if (auto reason = check_arg(arg)) {
+      return reason;
+    }
+  }
+  return std::nullopt;
+}
+
+void GroupState::add(const ir::Task& task)
+{
+  ++tasks_;
+  for (const auto& arg : task.args) {
+    const auto& store = window_.stores[static_cast<std::size_t>(arg.store)];
+    if (!store.value && shape_class_ == -1) {
+      shape_class_ = store.shape_class;
+    }
+    if (arg.privilege == ir::Privilege::Reduce) {
+      reduced_.emplace(store.root, std::make_pair(store.view, arg.redop));
+      continue;
+    }
+    if (ir::reads(arg.privilege)) {
+      read_views_[store.root].insert(store.view);
+    }
+    if (ir::writes(arg.privilege)) {
+      written_view_.emplace(store.root, store.view);
+    }
+  }
+}
+
+}  // namespace legate_fuse::analysis

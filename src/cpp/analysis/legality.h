@@ -1,0 +1,44 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "ir/window.h"
+
+namespace legate_fuse::analysis {
+
+// What a group being built has done to each root so far: the facts the legality rules need.
+class GroupState {
+ public:
+  explicit GroupState(const ir::Window& window) : window_{window} {}
+
+  // Why `task` may not join the group (nullopt: it may). The rules of DESIGN.md:
+  //  1. the task is liftable;
+  //  2. its partitioned arguments are aligned and iterate over the group's shape, or it only
+  //     computes on 0-d values;
+  //  3. a root written in the group is accessed only through the view it was written through;
+  //  4. a root the task writes was read in the group only through the view it writes through;
+  //  5. a reduction target is not otherwise accessed, and further reductions into it use the
+  //     same view and operator;
+  //  6. distinct roots never overlap (holds by construction of root identity).
+  [[nodiscard]] std::optional<std::string> why_not(const ir::Task& task) const;
+
+  void add(const ir::Task& task);
+  [[nodiscard]] bool empty() const { return tasks_ == 0; }
+
+ private:
+  [[nodiscard]] std::optional<std::string> check_shape(const ir::Task& task) const;
+  [[nodiscard]] std::optional<std::string> check_arg(const ir::Arg& arg) const;
+
+  const ir::Window& window_;
+  std::int32_t tasks_{};
+  std::int32_t shape_class_{-1};
+  std::unordered_map<std::int32_t, std::int32_t> written_view_;  // root -> view
+  std::unordered_map<std::int32_t, std::unordered_set<std::int32_t>> read_views_;
+  std::unordered_map<std::int32_t, std::pair<std::int32_t, std::int32_t>> reduced_;  // view, op
+};
+
+}  // namespace legate_fuse::analysis

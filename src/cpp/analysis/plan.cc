@@ -1,0 +1,53 @@
+#include "analysis/plan.h"
+
+#include <sstream>
+
+namespace legate_fuse::analysis {
+namespace {
+
+std::string list(const std::vector<std::int32_t>& values)
+{
+  std::string text = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    text += (i ? ", " : "") + std::to_string(values[i]);
+  }
+  return text + "]";
+}
+
+}  // namespace
+
+const char* kind_name(Group::Kind kind)
+{
+  switch (kind) {
+    case Group::Kind::Fused:
+      return "fused";
+    case Group::Kind::Single:
+      return "single";
+    case Group::Kind::Opaque:
+      return "opaque";
+  }
+  return "?";
+}
+
+std::string describe(const Plan& plan)
+{
+  std::ostringstream out;
+  for (std::size_t g = 0; g < plan.groups.size(); ++g) {
+    const auto& group = plan.groups[g];
+    out << "group " << g << " " << kind_name(group.kind) << " tasks " << list(group.tasks);
+    if (!group.dead_tasks.empty()) {
+      out << " dead " << list(group.dead_tasks);
+    }
+    if (!group.prologue.empty()) {
+      out << " prologue " << list(group.prologue);
+    }
+    if (!group.temporaries.empty()) {
+      out << " temporaries " << list(group.temporaries) << " (" << group.bytes_not_allocated
+          << " bytes)";
+    }
+    out << " -- ended: " << group.end_reason << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace legate_fuse::analysis

@@ -1,0 +1,155 @@
+#include "analysis/temporaries.h"
+
+#include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace legate_fuse::analysis {
+namespace {
+
+using RootSet = std::unordered_set<std::int32_t>;
+
+const ir::StoreRef& store_of(const ir::Window& window, const ir::Arg& arg)
+{
+  return window.stores[static_cast<std::size_t>(arg.store)];
+}
+
+// Roots accessed by any task at or after each group, indexed by group position.
+std::vector<RootSet> roots_accessed_from(const ir::Window& window, const Plan& plan)
+{
+  std::vector<RootSet> from(plan.groups.size() + 1);
+  for (std::size_t g = plan.groups.size(); g-- > 0;) {
+    from[g] = from[g + 1];
+    for (const auto task : plan.groups[g].tasks) {
+      for (const auto& arg : window.tasks[static_cast<std::size_t>(task)].args) {
+        from[g].insert(store_of(window, arg).root);
+      }
+    }
+  }
+  return from;
+}
+
+// Removes dead tasks (backwards: a task lives if something live needs one of its results).
+void remove_dead_tasks(const ir::Window& window, const RootSet& live_after, Group& group)
+{
+  RootSet needed = live_after;
+  std::vector<std::int32_t> live;
+  for (auto it = group.tasks.rbegin(); it != group.tasks.rend(); ++it) {
+    const auto& task     = window.tasks[static_cast<std::size_t>(*it)];
+    bool produces_needed = false;
+    for (const auto& arg : task.args) {
+      if (arg.privilege != ir::Privilege::Read && needed.count(store_of(window, arg).root)) {
+        produces_needed = true;
+      }
+    }
+    if (!produces_needed) {
+      group.dead_tasks.push_back(*it);
+      continue;
+    }
+    live.push_back(*it);
+    for (const auto& arg : task.args) {
+      if (ir::reads(arg.privilege)) {
+        needed.insert(store_of(window, arg).root);
+      }
+    }
+  }
+  std::reverse(live.begin(), live.end());
+  std::reverse(group.dead_tasks.begin(), group.dead_tasks.end());
+  group.tasks    = std::move(live);
+  auto& prologue = group.prologue;
+  prologue.erase(std::remove_if(prologue.begin(), prologue.end(),
+                                [&](std::int32_t t) {
+                                  return std::find(group.dead_tasks.begin(), group.dead_tasks.end(),
+                                                   t) != group.dead_tasks.end();
+                                }),
+                 prologue.end());
+}
+
+void add_arg(std::vector<FusedArg>& args, std::unordered_map<std::int64_t, std::size_t>& index,
+             const ir::Window& window, const ir::Arg& arg, ir::Privilege privilege)
+{
+  const auto view = store_of(window, arg).view;
+  const auto key =
+      (static_cast<std::int64_t>(view) << 2) | (privilege == ir::Privilege::Read ? 0 : 1);
+  if (index.count(key) != 0) {
+    return;
+  }
+  index.emplace(key, args.size());
+  args.push_back(FusedArg{arg.store, privilege, arg.redop});
+}
+
+void resolve_group(const ir::Window& window, const RootSet& accessed_later, Group& group)
+{
+  // Roots written in the group, with the first store writing each (its representative).
+  std::unordered_map<std::int32_t, std::int32_t> written;
+  for (const auto task : group.tasks) {
+    for (const auto& arg : window.tasks[static_cast<std::size_t>(task)].args) {
+      if (arg.privilege != ir::Privilege::Read) {
+        written.emplace(store_of(window, arg).root, arg.store);
+      }
+    }
+  }
+  RootSet live_after;
+  for (const auto& [root, store] : written) {
+    if (window.root_live[static_cast<std::size_t>(root)] || accessed_later.count(root)) {
+      live_after.insert(root);
+    }
+  }
+  remove_dead_tasks(window, live_after, group);
+  const bool fused = group.tasks.size() > 1;
+
+  // Walk the live tasks in order: reads before a root's first write come from memory.
+  RootSet written_live, read_from_memory;
+  std::unordered_map<std::int64_t, std::size_t> arg_index;
+  for (const auto task : group.tasks) {
+    const auto& args = window.tasks[static_cast<std::size_t>(task)].args;
+    for (const auto& arg : args) {
+      const auto root = store_of(window, arg).root;
+      if (ir::reads(arg.privilege) && written_live.count(root) == 0) {
+        read_from_memory.insert(root);
+        add_arg(group.args, arg_index, window, arg, ir::Privilege::Read);
+      }
+    }
+    for (const auto& arg : args) {
+      if (arg.privilege == ir::Privilege::Read) {
+        continue;
+      }
+      const auto root = store_of(window, arg).root;
+      written_live.insert(root);
+      if (live_after.count(root) != 0) {
+        const auto privilege =
+            arg.privilege == ir::Privilege::Reduce ? ir::Privilege::Reduce : ir::Privilege::Write;
+        add_arg(group.args, arg_index, window, arg, privilege);
+      }
+    }
+  }
+  // Never allocated: results nothing observes, unless a task that runs as built writes them.
+  for (const auto& [root, store] : written) {
+    const bool run_as_built = !fused && written_live.count(root) != 0;
+    if (live_after.count(root) == 0 && read_from_memory.count(root) == 0 && !run_as_built) {
+      group.temporaries.push_back(store);
+      group.bytes_not_allocated += window.stores[static_cast<std::size_t>(store)].bytes;
+    }
+  }
+  std::sort(group.temporaries.begin(), group.temporaries.end());
+  group.kind = fused ? Group::Kind::Fused : Group::Kind::Single;
+  if (!fused) {
+    group.args.clear();
+  }
+}
+
+}  // namespace
+
+void resolve_liveness(const ir::Window& window, Plan& plan)
+{
+  const auto accessed_from = roots_accessed_from(window, plan);
+  for (std::size_t g = 0; g < plan.groups.size(); ++g) {
+    auto& group = plan.groups[g];
+    if (group.kind == Group::Kind::Opaque) {
+      continue;
+    }
+    resolve_group(window, accessed_from[g + 1], group);
+  }
+}
+
+}  // namespace legate_fuse::analysis

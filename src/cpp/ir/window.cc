@@ -1,0 +1,112 @@
+#include "ir/window.h"
+
+#include <stdexcept>
+#include <unordered_map>
+
+namespace legate_fuse::ir {
+namespace {
+
+// Numbers keys by first appearance.
+class Interner {
+ public:
+  std::int32_t operator()(const std::string& key)
+  {
+    const auto [it, inserted] = ids_.try_emplace(key, static_cast<std::int32_t>(ids_.size()));
+    return it->second;
+  }
+  [[nodiscard]] std::int32_t size() const { return static_cast<std::int32_t>(ids_.size()); }
+  [[nodiscard]] const std::unordered_map<std::string, std::int32_t>& ids() const { return ids_; }
+
+ private:
+  std::unordered_map<std::string, std::int32_t> ids_;
+};
+
+std::string shape_key(const StoreDesc& desc)
+{
+  std::string key;
+  for (const auto extent : desc.shape) {
+    key += std::to_string(extent) + ",";
+  }
+  return key;
+}
+
+std::vector<Task> decode_tasks(const std::vector<std::int64_t>& encoded, std::size_t num_stores)
+{
+  std::vector<Task> tasks;
+  std::size_t pos = 0;
+  auto next       = [&]() -> std::int64_t {
+    if (pos >= encoded.size()) {
+      throw std::invalid_argument("legate-fuse: truncated task encoding");
+    }
+    return encoded[pos++];
+  };
+  while (pos < encoded.size()) {
+    Task task;
+    task.op          = static_cast<std::int32_t>(next());
+    task.aligned     = next() != 0;
+    const auto nargs = next();
+    if (nargs < 0) {
+      throw std::invalid_argument("legate-fuse: negative argument count");
+    }
+    for (std::int64_t i = 0; i < nargs; ++i) {
+      Arg arg;
+      const auto store     = next();
+      const auto privilege = next();
+      arg.redop            = static_cast<std::int32_t>(next());
+      if (store < 0 || static_cast<std::size_t>(store) >= num_stores) {
+        throw std::invalid_argument("legate-fuse: store index out of range");
+      }
+      if (privilege < 0 || privilege > static_cast<std::int64_t>(Privilege::Reduce)) {
+        throw std::invalid_argument("legate-fuse: unknown privilege");
+      }
+      arg.store     = static_cast<std::int32_t>(store);
+      arg.privilege = static_cast<Privilege>(privilege);
+      task.args.push_back(arg);
+    }
+    tasks.push_back(std::move(task));
+  }
+  return tasks;
+}
+
+}  // namespace
+
+Window build_window(const std::vector<std::string>& descriptions,
+                    const std::vector<std::string>& live_descriptions,
+                    const std::vector<std::int64_t>& encoded_tasks)
+{
+  Window window;
+  Interner roots, views, shapes, dtypes;
+  window.stores.reserve(descriptions.size());
+  for (const auto& text : descriptions) {
+    StoreRef ref;
+    ref.description = text;
+    const auto desc = parse_store_desc(text);
+    if (desc && !desc->unbound) {
+      ref.known       = true;
+      ref.value       = desc->shape.empty();
+      ref.root        = roots(desc->root_key());
+      ref.view        = views(desc->view_key());
+      ref.shape_class = shapes(shape_key(*desc));
+      ref.dtype_class = dtypes(desc->dtype);
+      ref.bytes       = desc->volume() * static_cast<std::int64_t>(dtype_size(desc->dtype));
+    }
+    window.stores.push_back(std::move(ref));
+  }
+  window.num_roots = roots.size();
+  window.num_views = views.size();
+  window.root_live.assign(static_cast<std::size_t>(window.num_roots), false);
+  for (const auto& text : live_descriptions) {
+    const auto desc = parse_store_desc(text);
+    if (!desc) {
+      continue;
+    }
+    const auto found = roots.ids().find(desc->root_key());
+    if (found != roots.ids().end()) {
+      window.root_live[static_cast<std::size_t>(found->second)] = true;
+    }
+  }
+  window.tasks = decode_tasks(encoded_tasks, window.stores.size());
+  return window;
+}
+
+}  // namespace legate_fuse::ir

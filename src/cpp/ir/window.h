@@ -1,0 +1,68 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ir/store_desc.h"
+
+namespace legate_fuse::ir {
+
+enum class Privilege : std::int32_t { Read = 0, Write = 1, ReadWrite = 2, Reduce = 3 };
+
+[[nodiscard]] inline bool reads(Privilege p)
+{
+  return p == Privilege::Read || p == Privilege::ReadWrite;
+}
+[[nodiscard]] inline bool writes(Privilege p)
+{
+  return p == Privilege::Write || p == Privilege::ReadWrite;
+}
+
+// A store as the analysis sees it: classes are numbered by first appearance in the window, so
+// two windows that differ only in which arrays they touch get the same numbers.
+struct StoreRef {
+  bool known{};  // false: the description could not be read; its tasks stay opaque
+  bool value{};  // 0-d: a Future-like value, not partitioned data
+  std::int32_t root{-1};
+  std::int32_t view{-1};
+  std::int32_t shape_class{-1};
+  std::int32_t dtype_class{-1};
+  std::int64_t bytes{};  // of the elements this view addresses
+  std::string description;
+};
+
+struct Arg {
+  std::int32_t store{};
+  Privilege privilege{Privilege::Read};
+  std::int32_t redop{-1};
+};
+
+struct Task {
+  std::int32_t op{-1};  // lifted operation id; negative: opaque (not liftable)
+  bool aligned{};       // every partitioned argument is aligned with every other
+  std::vector<Arg> args;
+
+  [[nodiscard]] bool liftable() const { return op >= 0; }
+};
+
+// The tasks of one window, in program order, with the stores they touch.
+struct Window {
+  std::vector<StoreRef> stores;
+  std::vector<Task> tasks;
+  std::vector<bool> root_live;  // per root: observable from outside the window
+  std::int32_t num_roots{};
+  std::int32_t num_views{};
+};
+
+// Builds a window from the compact encoding made by the Python side in one call:
+//   descriptions: Legate's description of every distinct store, in first-appearance order;
+//   live_descriptions: descriptions of stores the program can still reach (arrays with a
+//     Python reference, views of them); their roots are observable after the window;
+//   encoded_tasks: per task [op, aligned, nargs, (store, privilege, redop) * nargs].
+// Throws std::invalid_argument on a malformed encoding.
+Window build_window(const std::vector<std::string>& descriptions,
+                    const std::vector<std::string>& live_descriptions,
+                    const std::vector<std::int64_t>& encoded_tasks);
+
+}  // namespace legate_fuse::ir

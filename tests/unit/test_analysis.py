@@ -1,0 +1,273 @@
+"""The fusion analysis, rule by rule, on synthetic windows (no Legate)."""
+
+from __future__ import annotations
+
+import pytest
+
+from legate_fuse import _core
+
+from .window_builder import WindowBuilder, groups, region, shifted, value
+
+A, B, C, D, T1, T2, T3 = (region(i) for i in range(7))
+
+
+def test_elementwise_chain_is_one_group_with_temporaries() -> None:
+    w = WindowBuilder()
+    w.task((T1, "W"), (A, "R"))          # t1 = a * 2
+    w.task((T2, "W"), (B, "R"))          # t2 = b * 3
+    w.task((T3, "W"), (T1, "R"), (T2, "R"))  # t3 = t1 + t2
+    w.task((D, "W"), (T3, "R"), (A, "R"))    # d = t3 - a / 4 (folded)
+    w.keep_alive(A, B, D)
+    plan = w.plan()
+    assert groups(plan) == [("fused", [0, 1, 2, 3])]
+    (group,) = plan.groups
+    descs = w.descriptions
+    assert sorted(descs[s] for s in group.temporaries) == sorted([T1, T2, T3])
+    assert group.bytes_not_allocated == 3 * 100 * 8
+    reads = [descs[a.store] for a in group.args if a.privilege == _core.Privilege.READ]
+    writes = [descs[a.store] for a in group.args if a.privilege == _core.Privilege.WRITE]
+    assert reads == [A, B] and writes == [D]
+
+
+def test_rule1_opaque_task_splits_the_window() -> None:
+    w = WindowBuilder()
+    w.task((T1, "W"), (A, "R"))
+    w.task((T2, "W"), (T1, "R"), op=-1)
+    w.task((D, "W"), (T2, "R"))
+    w.keep_alive(D)
+    plan = w.plan()
+    assert groups(plan) == [("single", [0]), ("opaque", [1]), ("single", [2])]
+    assert plan.groups[0].end_reason == "task 1: opaque task"
+
+
+def test_rule2_different_shapes_split() -> None:
+    small = region(9, (50,))
+    w = WindowBuilder()
+    w.task((T1, "W"), (A, "R"))
+    w.task((small, "W"), (region(8, (50,)), "R"))
+    w.keep_alive(T1, small)
+    plan = w.plan()
+    assert groups(plan) == [("single", [0]), ("single", [1])]
+    assert "shape" in plan.groups[0].end_reason
+
+
+def test_rule2_unaligned_task_is_not_fusible() -> None:
+    w = WindowBuilder()
+    w.task((T1, "W"), (A, "R"))
+    w.task((T2, "W"), (T1, "R"), aligned=False)
+    w.keep_alive(T2)
+    plan = w.plan()
+    assert groups(plan) == [("single", [0]), ("opaque", [1])]
+    assert plan.groups[1].end_reason == "arguments not aligned"
+
+
+def test_rule3_stencil_reading_a_written_root_through_a_shift_splits() -> None:
+    w = WindowBuilder()
+    w.task((shifted(0, 1), "W"), (shifted(1, 1), "R"))  # a[1:-1] = f(b[1:-1])
+    w.task((shifted(5, 0), "W"), (shifted(0, 0), "R"), (shifted(0, 2), "R"))  # c = a[:-2]+a[2:]
+    w.keep_alive(A, shifted(5, 0))
+    plan = w.plan()
+    assert groups(plan) == [("single", [0]), ("single", [1])]
+    assert "another view of a root the group writes" in plan.groups[0].end_reason
+
+
+def test_rule3_reading_through_the_written_view_joins() -> None:
+    w = WindowBuilder()
+    w.task((shifted(0, 1), "W"), (shifted(1, 1), "R"))
+    w.task((shifted(2, 1), "W"), (shifted(0, 1), "R"))
+    w.keep_alive(shifted(2, 1), A)
+    assert groups(w.plan()) == [("fused", [0, 1])]
+
+
+def test_rule4_write_after_read_through_another_view_splits() -> None:
+    w = WindowBuilder()
+    t1 = region(4, (98,))
+    w.task((t1, "W"), (shifted(0, 2), "R"))   # t1 = a[2:]
+    w.task((shifted(0, 0), "W"), (t1, "R"))   # a[:-2] = t1
+    w.keep_alive(A)
+    plan = w.plan()
+    assert groups(plan) == [("single", [0]), ("single", [1])]
+    assert "another view of a root the group reads" in plan.groups[0].end_reason
+
+
+def test_rule4_in_place_update_through_the_same_view_joins() -> None:
+    one = value(40)
+    w = WindowBuilder()
+    w.task((A, "W"), (A, "R"), (one, "R"))   # z += 1
+    w.task((A, "W"), (A, "R"), (B, "R"))     # z *= b
+    w.keep_alive(A, B)
+    plan = w.plan()
+    assert groups(plan) == [("fused", [0, 1])]
+    privileges = [(w.descriptions[a.store], a.privilege) for a in plan.groups[0].args]
+    assert privileges == [(A, _core.Privilege.READ), (one, _core.Privilege.READ),
+                          (A, _core.Privilege.WRITE), (B, _core.Privilege.READ)]
+    assert list(plan.groups[0].temporaries) == []
+
+
+def test_rule5_reading_a_reduction_target_splits() -> None:
+    total = value(50)
+    w = WindowBuilder()
+    w.task((T1, "W"), (A, "R"), (B, "R"))
+    w.task((total, "RED", 0), (T1, "R"))      # s = sum(a * b)
+    w.task((C, "W"), (A, "R"), (total, "R"))  # c = a / s
+    w.keep_alive(A, B, C)
+    plan = w.plan()
+    assert groups(plan) == [("fused", [0, 1]), ("single", [2])]
+    assert "reduction target" in plan.groups[0].end_reason
+
+
+def test_rule5_same_reduction_twice_joins_other_operator_splits() -> None:
+    total = value(50)
+    w = WindowBuilder()
+    w.task((total, "RED", 0), (A, "R"))
+    w.task((total, "RED", 0), (B, "R"))
+    w.task((total, "RED", 4), (C, "R"))
+    w.keep_alive(total)
+    assert groups(w.plan()) == [("fused", [0, 1]), ("single", [2])]
+
+
+def test_reduction_into_partitioned_data_is_not_fusible() -> None:
+    w = WindowBuilder()
+    w.task((A, "RED", 0), (B, "R"))
+    w.keep_alive(A)
+    assert groups(w.plan()) == [("opaque", [0])]
+
+
+def test_two_views_of_one_root_read_together_join() -> None:
+    w = WindowBuilder()
+    w.task((shifted(5, 0), "W"), (shifted(0, 0), "R"), (shifted(0, 2), "R"))
+    w.task((shifted(6, 0), "W"), (shifted(5, 0), "R"), (shifted(0, 1), "R"))
+    w.keep_alive(shifted(6, 0), A)
+    plan = w.plan()
+    assert groups(plan) == [("fused", [0, 1])]
+    assert len([a for a in plan.groups[0].args if a.privilege == _core.Privilege.READ]) == 3
+
+
+def test_broadcast_and_promoted_views_join_on_the_same_shape() -> None:
+    row = region(1, (4, 6), transform="Promote(extra_dim: 0, dim_size: 4)")
+    scalar = region(2, (4, 6), space=30, transform="Promote(extra_dim: 0, dim_size: 4) >> "
+                    "Promote(extra_dim: 1, dim_size: 6)")
+    grid, out = region(3, (4, 6)), region(4, (4, 6))
+    w = WindowBuilder()
+    w.task((region(5, (4, 6)), "W"), (grid, "R"), (row, "R"))
+    w.task((out, "W"), (region(5, (4, 6)), "R"), (scalar, "R"))
+    w.keep_alive(grid, out)
+    plan = w.plan()
+    assert groups(plan) == [("fused", [0, 1])]
+    assert [w.descriptions[s] for s in plan.groups[0].temporaries] == [region(5, (4, 6))]
+
+
+def test_same_store_passed_twice_is_one_argument() -> None:
+    w = WindowBuilder()
+    w.task((T1, "W"), (A, "R"), (A, "R"))  # a * a
+    w.task((D, "W"), (T1, "R"), (A, "R"))
+    w.keep_alive(A, D)
+    plan = w.plan()
+    assert [w.descriptions[a.store] for a in plan.groups[0].args] == [A, D]
+
+
+def test_zero_d_values_feed_the_group_as_a_prologue() -> None:
+    rho, pap, alpha = value(60), value(61), value(62)
+    w = WindowBuilder()
+    w.task((alpha, "W"), (rho, "R"), (pap, "R"))  # alpha = rho / pap
+    w.task((A, "W"), (A, "R"), (B, "R"), (alpha, "R"))  # x += alpha * p
+    w.keep_alive(A, B, rho, pap)
+    plan = w.plan()
+    assert groups(plan) == [("fused", [0, 1])]
+    assert list(plan.groups[0].prologue) == [0]
+    assert [w.descriptions[s] for s in plan.groups[0].temporaries] == [alpha]
+
+
+@pytest.mark.parametrize("keeper", ["name", "view", "later_task"])
+def test_a_store_kept_alive_is_never_eliminated(keeper: str) -> None:
+    w = WindowBuilder()
+    w.task((T1, "W"), (A, "R"))
+    w.task((D, "W"), (T1, "R"))
+    if keeper == "name":
+        w.keep_alive(T1)
+    elif keeper == "view":
+        w.keep_alive(shifted(4, 4))  # a slice of T1's root is still reachable
+    else:
+        w.task((C, "W"), (T1, "R"), op=-1)  # read after an opaque task
+    w.keep_alive(A, D)
+    plan = w.plan()
+    fused = plan.groups[0]
+    assert list(fused.tasks) == [0, 1]
+    assert T1 not in [w.descriptions[s] for s in fused.temporaries]
+    assert (T1, _core.Privilege.WRITE) in [(w.descriptions[a.store], a.privilege)
+                                           for a in fused.args]
+
+
+def test_dead_computations_are_removed() -> None:
+    w = WindowBuilder()
+    w.task((T1, "W"), (A, "R"))   # dead: nothing reads t1
+    w.task((D, "W"), (A, "R"))
+    w.task((T2, "W"), (D, "R"))   # dead
+    w.keep_alive(A, D)
+    plan = w.plan()
+    (group,) = plan.groups
+    assert list(group.tasks) == [1] and list(group.dead_tasks) == [0, 2]
+    assert group.kind == "single"
+    assert sorted(w.descriptions[s] for s in group.temporaries) == sorted([T1, T2])
+
+
+def test_unknown_store_makes_its_task_opaque() -> None:
+    w = WindowBuilder()
+    w.task((T1, "W"), (A, "R"))
+    w.task((D, "W"), ("Store(1) {something new}", "R"))
+    w.keep_alive(D, T1)
+    plan = w.plan()
+    assert groups(plan) == [("single", [0]), ("opaque", [1])]
+    assert plan.groups[1].end_reason.startswith("unknown store")
+
+
+def test_plan_cache_hits_on_the_same_structure_with_new_arrays() -> None:
+    analyzer = _core.Analyzer()
+
+    def window(first_root: int, size: int) -> WindowBuilder:
+        a, t, d = (region(first_root + i, (size,)) for i in range(3))
+        w = WindowBuilder()
+        w.task((t, "W"), (a, "R"))
+        w.task((d, "W"), (t, "R"), (a, "R"))
+        w.keep_alive(a, d)
+        return w
+
+    first = window(0, 100)
+    _, hit = analyzer.analyze(first.descriptions, first.live, first.encoded)
+    assert not hit
+    again = window(10, 100)
+    plan, hit = analyzer.analyze(again.descriptions, again.live, again.encoded)
+    assert hit and groups(plan) == [("fused", [0, 1])]
+    bigger = window(20, 1000)  # shapes are not part of the signature; bytes are recomputed
+    plan, hit = analyzer.analyze(bigger.descriptions, bigger.live, bigger.encoded)
+    assert hit and plan.groups[0].bytes_not_allocated == 1000 * 8
+    assert analyzer.cached_plans == 1
+
+
+def test_plan_cache_distinguishes_liveness_and_shape_relations() -> None:
+    analyzer = _core.Analyzer()
+    w = WindowBuilder()
+    w.task((T1, "W"), (A, "R"))
+    w.task((D, "W"), (T1, "R"))
+    w.keep_alive(A, D)
+    analyzer.analyze(w.descriptions, w.live, w.encoded)
+    w.keep_alive(T1)
+    plan, hit = analyzer.analyze(w.descriptions, w.live, w.encoded)
+    assert not hit and list(plan.groups[0].temporaries) == []
+
+
+@pytest.mark.parametrize("encoded", [[1, 1], [1, 1, 1, 5, 0, -1], [1, 1, 1, 0, 9, -1],
+                                     [1, 1, -2]])
+def test_malformed_encoding_is_an_error(encoded: list[int]) -> None:
+    with pytest.raises(ValueError, match="legate-fuse"):
+        _core.Analyzer().analyze([region(0)], [], encoded)
+
+
+def test_describe_lists_groups_and_reasons() -> None:
+    w = WindowBuilder()
+    w.task((T1, "W"), (A, "R"))
+    w.task((D, "W"), (T1, "R"), op=-1)
+    w.keep_alive(A, D)
+    text = w.plan().describe()
+    assert "group 0 single tasks [0]" in text and "ended: task 1: opaque task" in text
+    assert "group 1 opaque tasks [1]" in text

@@ -1,0 +1,67 @@
+"""Synthetic windows for the analysis tests: Legate-format store descriptions and the task
+encoding the Python side sends to `_core`, without Legate."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from legate_fuse import _core
+
+PRIVILEGES = {"R": 0, "W": 1, "RW": 2, "RED": 3}
+
+
+def region(root: int, shape: tuple[int, ...] = (100,), *, space: int = 5,
+           transform: str = "", dtype: str = "float64", store_id: int = 1) -> str:
+    """A region-backed store of root `root` (tree 7, field 10000 + root)."""
+    extents = ", ".join(str(e) for e in shape)
+    transform_part = f"transform: {transform}, " if transform else ""
+    level = 0 if space == 5 else 2
+    return (f"Store({store_id}) {{shape: [{extents}], {transform_part}type: {dtype}, "
+            f"storage: Storage({store_id}) {{kind: Region, level: {level}, "
+            f"region: (7, ({space}, 1), 6), field: {10000 + root}}}}}")
+
+
+def shifted(root: int, offset: int, shape: tuple[int, ...] = (98,)) -> str:
+    """The slice [offset:offset + shape[0]] of root `root`."""
+    return region(root, shape, space=20 + offset, transform=f"Shift(dim: 0, offset: -{offset})")
+
+
+def value(storage: int, dtype: str = "float64") -> str:
+    """A 0-d Future-backed store."""
+    return (f"Store({storage}) {{shape: [], type: {dtype}, "
+            f"storage: Storage({storage}) {{kind: Future, level: 0}}}}")
+
+
+@dataclass
+class WindowBuilder:
+    descriptions: list[str] = field(default_factory=list)
+    live: list[str] = field(default_factory=list)
+    encoded: list[int] = field(default_factory=list)
+    count: int = 0
+
+    def _index(self, desc: str) -> int:
+        if desc not in self.descriptions:
+            self.descriptions.append(desc)
+        return self.descriptions.index(desc)
+
+    def task(self, *args: tuple[str, str] | tuple[str, str, int], op: int = 1,
+             aligned: bool = True) -> int:
+        self.encoded += [op, int(aligned), len(args)]
+        for arg in args:
+            desc, privilege = arg[0], arg[1]
+            redop = arg[2] if len(arg) > 2 else -1  # type: ignore[misc]
+            self.encoded += [self._index(desc), PRIVILEGES[privilege], redop]
+        self.count += 1
+        return self.count - 1
+
+    def keep_alive(self, *descs: str) -> None:
+        self.live.extend(descs)
+
+    def plan(self, analyzer: _core.Analyzer | None = None) -> _core.Plan:
+        plan, _ = (analyzer or _core.Analyzer()).analyze(self.descriptions, self.live,
+                                                         self.encoded)
+        return plan
+
+
+def groups(plan: _core.Plan) -> list[tuple[str, list[int]]]:
+    return [(g.kind, list(g.tasks)) for g in plan.groups]

@@ -1,2 +1,61 @@
+from enum import Enum
+
 KERNEL_ABI_VERSION: int
 MAX_DIM: int
+
+class EncodingError(ValueError): ...
+
+class Privilege(Enum):
+    READ = 0
+    WRITE = 1
+    READ_WRITE = 2
+    REDUCE = 3
+
+class StoreDesc:
+    store_id: int
+    unbound: bool
+    shape: list[int]
+    transform: str
+    dtype: str
+    storage_id: int
+    is_future: bool
+    tree_id: int
+    index_space: int
+    field_id: int
+    root_key: str
+    view_key: str
+
+def parse_store_desc(text: str) -> StoreDesc | None: ...
+def dtype_size(dtype: str) -> int: ...
+
+class FusedArg:
+    store: int
+    privilege: Privilege
+    redop: int
+
+class Group:
+    kind: str
+    tasks: list[int]
+    dead_tasks: list[int]
+    prologue: list[int]
+    temporaries: list[int]
+    bytes_not_allocated: int
+    args: list[FusedArg]
+    end_reason: str
+
+class Plan:
+    groups: list[Group]
+    def describe(self) -> str: ...
+
+class Analyzer:
+    def __init__(self, capacity: int = 4096) -> None: ...
+    def analyze(
+        self,
+        descriptions: list[str],
+        live_descriptions: list[str],
+        encoded_tasks: list[int],
+        use_cache: bool = True,
+    ) -> tuple[Plan, bool]: ...
+    @property
+    def cached_plans(self) -> int: ...
+    def clear(self) -> None: ...

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from legate.core import LogicalArray, LogicalStore
 
-from legate_fuse.window import TaskRecord
+from legate_fuse.window import StoreArg, TaskRecord
 
 if TYPE_CHECKING:
     from legate_fuse.session import Session
@@ -54,10 +54,10 @@ class AutoTaskProxy:
 
     __slots__ = ("_executed", "_record", "_session", "_task", "_unholdable")
 
-    def __init__(self, task: Any, session: Session) -> None:
+    def __init__(self, task: Any, session: Session, library: Any, task_id: Any) -> None:
         self._task = task
         self._session = session
-        self._record = TaskRecord(task=task)
+        self._record = TaskRecord(task=task, library_name=library.name, task_id=int(task_id))
         self._unholdable: str | None = None
         self._executed = False
 
@@ -81,6 +81,8 @@ class AutoTaskProxy:
         result = getattr(self._task, name)(*args, **kwargs)
         self._note(name, args, kwargs)
         self._record.stores.extend(stores_of(array_or_store))
+        redop = args[1] if name == "add_reduction" and len(args) > 1 else kwargs.get("redop", -1)
+        self._record.args.append(StoreArg(name, array_or_store, int(redop), result))
         return result
 
     def add_input(self, *args: Any, **kwargs: Any) -> Any:
@@ -155,8 +157,9 @@ class RuntimeProxy:
         return getattr(self._runtime, name)
 
     # -- tasks -----------------------------------------------------------------------------
-    def create_auto_task(self, *args: Any, **kwargs: Any) -> AutoTaskProxy:
-        return AutoTaskProxy(self._runtime.create_auto_task(*args, **kwargs), self._session)
+    def create_auto_task(self, library: Any, task_id: Any) -> AutoTaskProxy:
+        task = self._runtime.create_auto_task(library, task_id)
+        return AutoTaskProxy(task, self._session, library, task_id)
 
     def create_manual_task(self, *args: Any, **kwargs: Any) -> ManualTaskProxy:
         return ManualTaskProxy(self._runtime.create_manual_task(*args, **kwargs), self._session)

@@ -5,13 +5,16 @@ from __future__ import annotations
 import atexit
 import logging
 import sys
+from collections.abc import Sequence
+from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
 from legate_fuse import flush_points, settings
 from legate_fuse.import_hooks import after_import
+from legate_fuse.liveness import ArrayTracker
 from legate_fuse.stats import Stats, format_stats
-from legate_fuse.window import TaskRecord, Window
+from legate_fuse.window import TaskRecord, Window, execute_in_order
 
 logger = logging.getLogger("legate_fuse")
 
@@ -20,7 +23,10 @@ class Session:
     def __init__(self, config: settings.Config) -> None:
         self.config = config
         self.stats = Stats()
-        self.window = Window(config.window_size, self.stats)
+        self.window = Window(config.window_size, self.stats, self.execute_window)
+        self.tracker = ArrayTracker()
+        self._planner: Any = None
+        self._warned = False
         # False: every task runs at once (fusion disabled at run time); hooks stay installed.
         self.holding = True
         self.runtime_proxy: Any = None
@@ -40,6 +46,27 @@ class Session:
 
     def flush(self, reason: str) -> None:
         self.window.flush(reason)
+
+    def execute_window(self, records: Sequence[TaskRecord]) -> None:
+        """Plans the flushed window, then runs it. Until fused tasks are launched, every task
+        runs as built, in order; a failure of planning only costs a warning."""
+        try:
+            self.planner().plan(list(records))
+        except Exception as error:
+            self.warn_once(f"window analysis failed, running unfused: {error!r}")
+        execute_in_order(records)
+
+    def planner(self) -> Any:
+        if self._planner is None:
+            from legate_fuse.planner import Planner
+
+            self._planner = Planner(self.stats, self.tracker, "plan" in self.config.log_topics)
+        return self._planner
+
+    def warn_once(self, message: str) -> None:
+        if not self._warned:
+            self._warned = True
+            logger.warning(message)
 
     def flush_if_touched(self, stores: list[Any], reason: str) -> None:
         if self.window.touches(stores):
@@ -65,7 +92,8 @@ class Session:
         """Wraps the read points of the modules imported so far. cuPyNumeric imports Legate
         half-way through its own import, so some of its classes do not exist yet when the
         proxy is installed; until all do, this is retried before a task is held."""
-        self._read_points_pending = not flush_points.install(self.flush)
+        tracking = self.tracker.install()
+        self._read_points_pending = not (flush_points.install(self.flush) and tracking)
 
     def at_exit(self) -> None:
         self.flush("exit")
@@ -95,7 +123,7 @@ def _start(config: settings.Config) -> Session:
     _session = session
     _configure_logging(config.log_level)
     after_import("legate.core", session.install_runtime_proxy)
-    for module_name in flush_points.MODULES:
+    for module_name in (*flush_points.MODULES, "cupynumeric._thunk.deferred"):
         after_import(module_name, session.install_read_points)
     return session
 
@@ -110,8 +138,7 @@ def enable() -> None:
             "legate_fuse.enable() was called after cupynumeric was imported; call it before "
             "`import cupynumeric`, or run the program with LEGATE_FUSE=1"
         )
-    config = settings.load()
-    _start(settings.Config(True, config.window_size, config.stats, config.log_level))
+    _start(replace(settings.load(), enabled=True))
 
 
 def enable_from_environment() -> None:

@@ -15,6 +15,7 @@ from typing import Generic, TypeVar
 T = TypeVar("T")
 
 LOG_LEVELS = ("error", "warning", "info", "debug")
+LOG_TOPICS = ("plan",)
 
 
 class SettingError(ValueError):
@@ -63,6 +64,16 @@ def parse_log_level(name: str, raw: str) -> str:
     return level
 
 
+def parse_log_topics(name: str, raw: str) -> frozenset[str]:
+    topics = frozenset(t.strip().lower() for t in raw.split(",") if t.strip())
+    unknown = sorted(topics - set(LOG_TOPICS))
+    if unknown:
+        raise SettingError(
+            f"{name}={raw!r} names unknown topics {unknown}; accepted: {', '.join(LOG_TOPICS)}"
+        )
+    return topics
+
+
 ENABLED = Setting(
     "LEGATE_FUSE", False, parse_switch,
     "1 intercepts cuPyNumeric's tasks and fuses them; 0 or unset changes nothing.",
@@ -81,8 +92,14 @@ LOG_LEVEL = Setting(
     "Verbosity of the 'legate_fuse' logger: error, warning, info or debug.",
 )
 
+LOG: Setting[frozenset[str]] = Setting(
+    "LEGATE_FUSE_LOG", frozenset(), parse_log_topics,
+    "Comma-separated things to print as they happen: 'plan' prints every window's plan "
+    "(its tasks, the groups, the temporaries and why each group ended).",
+)
+
 ALL_SETTINGS: tuple[Setting[object], ...] = (
-    ENABLED, WINDOW_SIZE, STATS, LOG_LEVEL,  # type: ignore[assignment]
+    ENABLED, WINDOW_SIZE, STATS, LOG_LEVEL, LOG,  # type: ignore[assignment]
 )
 
 
@@ -94,6 +111,7 @@ class Config:
     window_size: int
     stats: bool
     log_level: str
+    log_topics: frozenset[str] = frozenset()
 
 
 def load(environ: Mapping[str, str] | None = None) -> Config:
@@ -102,6 +120,7 @@ def load(environ: Mapping[str, str] | None = None) -> Config:
         window_size=WINDOW_SIZE.read(environ),
         stats=STATS.read(environ),
         log_level=LOG_LEVEL.read(environ),
+        log_topics=LOG.read(environ),
     )
 
 

@@ -25,12 +25,25 @@ class Executable(Protocol):
 
 
 @dataclass
+class StoreArg:
+    """A store argument as the task received it: `kind` is the add_* method that added it."""
+
+    kind: str  # "add_input", "add_output" or "add_reduction"
+    store: Any
+    redop: int = -1
+    variable: Any = None  # the partition variable Legate returned
+
+
+@dataclass
 class TaskRecord:
     """One held task: the real task object, the stores it touches and the calls that built it."""
 
     task: Executable
     stores: list[Any] = field(default_factory=list)
     calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
+    library_name: str = ""
+    task_id: int = -1
+    args: list[StoreArg] = field(default_factory=list)
 
 
 # Executes a flushed batch of records, in order. Pass-through executes each task as built;

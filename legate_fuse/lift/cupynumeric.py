@@ -1,0 +1,160 @@
+"""Lifting of cuPyNumeric's element-wise and reduction tasks.
+
+Task ids and operation codes are read from cuPyNumeric at run time (its `config` enums), never
+hard-coded; an operation code not listed here is opaque. The shapes of the tasks (argument order,
+scalar arguments) are those cuPyNumeric 26.06 builds in `cupynumeric/_thunk/deferred.py`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from legate_fuse.lift.base import (
+    READ,
+    REDUCE,
+    WRITE,
+    LiftedArg,
+    LiftedTask,
+    constraints_align,
+    variable_id,
+)
+from legate_fuse.window import TaskRecord
+
+LIBRARY_NAME = "cupynumeric"
+
+UNARY_OPS = frozenset({
+    "ABSOLUTE", "ARCCOS", "ARCCOSH", "ARCSIN", "ARCSINH", "ARCTAN", "ARCTANH", "CBRT", "CEIL",
+    "CLIP", "COPY", "COS", "COSH", "DEG2RAD", "EXP", "EXP2", "EXPM1", "FLOOR", "INVERT",
+    "ISFINITE", "ISINF", "ISNAN", "LOG", "LOG10", "LOG1P", "LOG2", "LOGICAL_NOT", "NEGATIVE",
+    "POSITIVE", "RAD2DEG", "RECIPROCAL", "RINT", "SIGN", "SIGNBIT", "SIN", "SINH", "SQRT",
+    "SQUARE", "TAN", "TANH", "TRUNC",
+})
+BINARY_OPS = frozenset({
+    "ADD", "ARCTAN2", "BITWISE_AND", "BITWISE_OR", "BITWISE_XOR", "COPYSIGN", "DIVIDE", "EQUAL",
+    "FLOAT_POWER", "FLOOR_DIVIDE", "FMOD", "GREATER", "GREATER_EQUAL", "HYPOT", "LEFT_SHIFT",
+    "LESS", "LESS_EQUAL", "LOGADDEXP", "LOGADDEXP2", "LOGICAL_AND", "LOGICAL_OR", "LOGICAL_XOR",
+    "MAXIMUM", "MINIMUM", "MOD", "MULTIPLY", "NOT_EQUAL", "POWER", "RIGHT_SHIFT", "SUBTRACT",
+})
+REDUCTIONS = frozenset({"SUM", "PROD", "MAX", "MIN", "ALL", "ANY"})
+CONVERSIONS = frozenset({"NOOP", "SUM", "PROD"})
+
+
+@dataclass(frozen=True)
+class Codes:
+    task_kinds: dict[int, str]
+    unary: dict[int, str]
+    binary: dict[int, str]
+    reduction: dict[int, str]
+    conversion: dict[int, str]
+
+
+@cache
+def codes() -> Codes:
+    from cupynumeric.config import (
+        BinaryOpCode,
+        ConvertCode,
+        CuPyNumericOpCode,
+        UnaryOpCode,
+        UnaryRedCode,
+    )
+
+    kinds = ("UNARY_OP", "BINARY_OP", "WHERE", "CONVERT", "FILL", "SCALAR_UNARY_RED", "DOT")
+    members = CuPyNumericOpCode.__members__
+
+    def table(enum: Any, names: frozenset[str]) -> dict[int, str]:
+        return {int(v): k for k, v in enum.__members__.items() if k in names}
+
+    return Codes(
+        task_kinds={int(members[k]): k for k in kinds if k in members},
+        unary=table(UnaryOpCode, UNARY_OPS),
+        binary=table(BinaryOpCode, BINARY_OPS),
+        reduction=table(UnaryRedCode, REDUCTIONS),
+        conversion=table(ConvertCode, CONVERSIONS),
+    )
+
+
+@cache
+def task_names() -> dict[int, str]:
+    from cupynumeric.config import CuPyNumericOpCode
+
+    return {int(v): k for k, v in CuPyNumericOpCode.__members__.items()}
+
+
+def _scalars(record: TaskRecord) -> list[Any]:
+    return [args[0] for name, args, _ in record.calls if name == "add_scalar_arg"]
+
+
+def _lifted_args(record: TaskRecord) -> tuple[LiftedArg, ...] | None:
+    from legate.core import LogicalStore
+
+    privileges = {"add_input": READ, "add_output": WRITE, "add_reduction": REDUCE}
+    lifted = []
+    for arg in record.args:
+        if not isinstance(arg.store, LogicalStore):
+            return None
+        lifted.append(LiftedArg(arg.store, privileges[arg.kind], arg.redop))
+    return tuple(lifted)
+
+
+def _aligned(record: TaskRecord) -> bool:
+    partitioned = []
+    for arg in record.args:
+        if arg.store.ndim > 0:
+            var = variable_id(arg.variable)
+            if var is None:
+                return False
+            partitioned.append(var)
+    return constraints_align(record, partitioned)
+
+
+def _shape_matches(args: tuple[LiftedArg, ...], kinds: tuple[int, ...]) -> bool:
+    return tuple(a.privilege for a in args) == kinds
+
+
+def _op_name(record: TaskRecord, kind: str, scalars: list[Any], c: Codes) -> str | None:
+    code = int(scalars[0]) if scalars else None
+    if kind == "BINARY_OP":
+        name = c.binary.get(code) if code is not None else None
+        return f"BINARY_OP.{name}" if name else None
+    if kind == "UNARY_OP":
+        name = c.unary.get(code) if code is not None else None
+        return f"UNARY_OP.{name}" if name else None
+    if kind == "CONVERT":
+        name = c.conversion.get(code) if code is not None else None
+        return f"CONVERT.{name}" if name else None
+    if kind == "SCALAR_UNARY_RED":
+        name = c.reduction.get(code) if code is not None else None
+        where = len(scalars) > 2 and bool(scalars[2])
+        return f"SCALAR_UNARY_RED.{name}{'.WHERE' if where else ''}" if name else None
+    return kind  # WHERE, FILL, DOT carry no operation code
+
+
+# Privileges of the store arguments each kind must have, in order.
+_EXPECTED = {
+    "BINARY_OP": ((WRITE, READ, READ),),
+    "UNARY_OP": ((WRITE, READ),),
+    "CONVERT": ((WRITE, READ),),
+    "WHERE": ((WRITE, READ, READ, READ),),
+    "FILL": ((WRITE, READ),),
+    "SCALAR_UNARY_RED": ((REDUCE, READ), (REDUCE, READ, READ)),
+    "DOT": ((REDUCE, READ, READ),),
+}
+
+
+def lift(record: TaskRecord) -> LiftedTask | None:
+    c = codes()
+    kind = c.task_kinds.get(record.task_id)
+    if kind is None:
+        return None
+    args = _lifted_args(record)
+    if args is None or not any(_shape_matches(args, e) for e in _EXPECTED[kind]):
+        return None
+    scalars = _scalars(record)
+    op = _op_name(record, kind, scalars, c)
+    if op is None:
+        return None
+    # The operation code is part of `op`; what follows it is a run-time value (clip bounds...).
+    runtime_scalars = tuple(scalars[1:]) if kind in ("BINARY_OP", "UNARY_OP") else ()
+    return LiftedTask(op=op, args=args, aligned=_aligned(record), scalars=runtime_scalars)

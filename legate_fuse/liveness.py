@@ -1,0 +1,80 @@
+"""Which stores the program can still reach, so that the analysis never eliminates them.
+
+cuPyNumeric keeps each array's data in `DeferredArray.base`, a LogicalStore; a view (a slice, a
+broadcast) is another DeferredArray whose store addresses the same root. Every DeferredArray is
+tracked weakly from its creation: at a flush, the stores of those still alive are the stores the
+program can reach. Stores referenced from anywhere else (another library, user code holding a
+store) are caught by their reference count (see `foreign_references`).
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+import weakref
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+_CACHE = "_legate_fuse_description"
+
+
+class ArrayTracker:
+    def __init__(self) -> None:
+        self._arrays: weakref.WeakSet[Any] = weakref.WeakSet()
+        self.installed = False
+
+    def install(self) -> bool:
+        """Starts tracking DeferredArrays; True once done (the class may not exist yet while
+        cuPyNumeric is importing)."""
+        if self.installed:
+            return True
+        module = sys.modules.get("cupynumeric._thunk.deferred")
+        cls = getattr(module, "DeferredArray", None) if module is not None else None
+        if cls is None:
+            return False
+        original_init = cls.__init__
+        arrays = self._arrays
+
+        def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+            original_init(self, *args, **kwargs)
+            arrays.add(self)
+
+        __init__.__wrapped__ = original_init  # type: ignore[attr-defined]
+        cls.__init__ = __init__
+        # Arrays created before tracking started (normally none).
+        for obj in gc.get_objects():
+            if isinstance(obj, cls):
+                arrays.add(obj)
+        self.installed = True
+        return True
+
+    def live_descriptions(self) -> list[str]:
+        """Legate's description of the store of every DeferredArray still alive."""
+        descriptions = []
+        for array in list(self._arrays):
+            base = array.__dict__.get("base")
+            if base is None:
+                continue
+            cached = array.__dict__.get(_CACHE)
+            if cached is not None and cached[0] is base:
+                descriptions.append(cached[1])
+                continue
+            text = str(base)
+            if "unbound" not in text:  # an unbound store's description changes once bound
+                array.__dict__[_CACHE] = (base, text)
+            descriptions.append(text)
+        return descriptions
+
+
+def foreign_references(stores: Iterable[Any], held: Counter[int]) -> list[Any]:
+    """The stores referenced from outside the window's own records.
+
+    `held[id(store)]` counts the references the caller's records hold. Three more are expected:
+    the caller's `stores` sequence, the loop variable, and `sys.getrefcount`'s argument. An
+    over-count only makes a store look reachable, which is safe."""
+    found = []
+    for store in stores:
+        if sys.getrefcount(store) - 3 - held[id(store)] > 0:
+            found.append(store)
+    return found

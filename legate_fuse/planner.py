@@ -1,0 +1,147 @@
+"""Turns a flushed window into a plan: lifting, the compact encoding, and one call to `_core`."""
+
+from __future__ import annotations
+
+import logging
+import sys
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from legate_fuse import _core
+from legate_fuse.lift import LiftedTask, lift
+from legate_fuse.lift.base import READ
+from legate_fuse.liveness import ArrayTracker, foreign_references
+from legate_fuse.stats import Stats
+from legate_fuse.window import TaskRecord
+
+logger = logging.getLogger("legate_fuse")
+
+@dataclass
+class PlannedWindow:
+    records: list[TaskRecord]
+    lifted: list[LiftedTask | None]
+    stores: list[Any]  # LogicalStores, in first-appearance order (the plan's store indices)
+    plan: _core.Plan
+    cache_hit: bool
+
+
+class Planner:
+    def __init__(self, stats: Stats, tracker: ArrayTracker, log_plans: bool = False) -> None:
+        self.stats = stats
+        self.tracker = tracker
+        self.log_plans = log_plans
+        self.analyzer = _core.Analyzer()
+        self._op_ids: dict[str, int] = {}
+        self.listeners: list[Callable[[PlanSummary], None]] = []
+
+    def op_id(self, op: str) -> int:
+        return self._op_ids.setdefault(op, len(self._op_ids))
+
+    def plan(self, records: list[TaskRecord]) -> PlannedWindow:
+        lifted = [lift(record) for record in records]
+        stores, encoded = self._encode(records, lifted)
+        descriptions = [str(store) for store in stores]
+        live = self.tracker.live_descriptions()
+        held = self._held_references(records, lifted)
+        position = {id(store): i for i, store in enumerate(stores)}
+        live += [descriptions[position[id(s)]] for s in foreign_references(stores, held)]
+        plan, hit = self.analyzer.analyze(descriptions, live, encoded)
+        self.stats.windows_planned += 1
+        self.stats.plan_cache_hits += int(hit)
+        planned = PlannedWindow(records, lifted, stores, plan, hit)
+        if self.log_plans:
+            print(format_plan(planned), file=sys.stderr, flush=True)
+        if self.listeners:
+            summary = PlanSummary.of(planned)
+            for listener in self.listeners:
+                listener(summary)
+        return planned
+
+    def _encode(
+        self, records: list[TaskRecord], lifted: list[LiftedTask | None]
+    ) -> tuple[list[Any], list[int]]:
+        """The task encoding of ir/window.h; stores numbered by first appearance."""
+        stores: list[Any] = []
+        index: dict[int, int] = {}
+        encoded: list[int] = []
+
+        def store_index(store: Any) -> int:
+            if id(store) not in index:
+                index[id(store)] = len(stores)
+                stores.append(store)
+            return index[id(store)]
+
+        for record, task in zip(records, lifted, strict=True):
+            if task is not None:
+                encoded += [self.op_id(task.op), int(task.aligned), len(task.args)]
+                for arg in task.args:
+                    encoded += [store_index(arg.store), arg.privilege, arg.redop]
+            else:
+                # Opaque: only which roots it touches matters (for liveness).
+                encoded += [-1, 0, len(record.stores)]
+                for touched in record.stores:
+                    encoded += [store_index(touched), READ, -1]
+        return stores, encoded
+
+    @staticmethod
+    def _held_references(
+        records: list[TaskRecord], lifted: list[LiftedTask | None]
+    ) -> Counter[int]:
+        """References to stores held by the records themselves (see foreign_references)."""
+        held: Counter[int] = Counter()
+        for record, task in zip(records, lifted, strict=True):
+            for store in record.stores:
+                held[id(store)] += 1
+            for arg in record.args:
+                held[id(arg.store)] += 1
+            for _, args, kwargs in record.calls:
+                for value in (*args, *kwargs.values()):
+                    held[id(value)] += 1
+            if task is not None:
+                for lifted_arg in task.args:
+                    held[id(lifted_arg.store)] += 1
+        return held
+
+
+def task_label(record: TaskRecord, task: LiftedTask | None) -> str:
+    if task is not None:
+        return task.op
+    return f"opaque {task_name(record)}"
+
+
+def task_name(record: TaskRecord) -> str:
+    from legate_fuse.lift import cupynumeric
+
+    if record.library_name == cupynumeric.LIBRARY_NAME:
+        name = cupynumeric.task_names().get(record.task_id)
+        if name is not None:
+            return f"{record.library_name}.{name}"
+    return f"{record.library_name}:{record.task_id}"
+
+
+@dataclass(frozen=True)
+class PlanSummary:
+    """What a plan decided, without references to stores (safe to keep)."""
+
+    ops: tuple[str, ...]
+    groups: tuple[tuple[str, tuple[int, ...], int, str], ...]  # kind, tasks, temporaries, reason
+    cache_hit: bool
+
+    @staticmethod
+    def of(planned: PlannedWindow) -> PlanSummary:
+        ops = tuple(task_label(r, t) for r, t in zip(planned.records, planned.lifted, strict=True))
+        groups = tuple((g.kind, tuple(g.tasks), len(g.temporaries), g.end_reason)
+                       for g in planned.plan.groups)
+        return PlanSummary(ops, groups, planned.cache_hit)
+
+
+def format_plan(planned: PlannedWindow) -> str:
+    lines = [f"legate-fuse plan ({len(planned.records)} tasks"
+             f"{', from the plan cache' if planned.cache_hit else ''}):"]
+    for i, (record, task) in enumerate(zip(planned.records, planned.lifted, strict=True)):
+        lines.append(f"  task {i}: {task_label(record, task)}")
+    for line in planned.plan.describe().splitlines():
+        lines.append(f"  {line}")
+    return "\n".join(lines)

@@ -1,0 +1,125 @@
+"""Plans of the DESIGN.md examples equal the groups derived by hand (see each test)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+import cupynumeric as np
+import legate_fuse
+from legate_fuse.planner import PlanSummary
+from legate_fuse.session import Session
+
+from . import plan_programs as programs
+
+
+@pytest.fixture
+def plans(session: Session) -> Iterator[list[PlanSummary]]:
+    """Plans of the windows flushed during the test (collected from a clean window)."""
+    session.window.capacity = 1000
+    collected: list[PlanSummary] = []
+    listeners = session.planner().listeners
+    listeners.append(collected.append)
+    yield collected
+    listeners.remove(collected.append)
+
+
+def flushed(plans: list[PlanSummary]) -> list[PlanSummary]:
+    legate_fuse.flush()
+    result = list(plans)
+    plans.clear()
+    return result
+
+
+def kinds_and_tasks(summary: PlanSummary) -> list[tuple[str, tuple[int, ...]]]:
+    return [(kind, tasks) for kind, tasks, _, _ in summary.groups]
+
+
+def test_elementwise_chain_is_one_group(plans: list[PlanSummary]) -> None:
+    a, b = programs.chain_inputs(np)
+    flushed(plans)
+    d = programs.chain(np, a, b)
+    (plan,) = flushed(plans)
+    # a*2, b*3, +, a/4, -: one group; the four intermediates are temporaries, d is kept.
+    assert plan.ops == ("BINARY_OP.MULTIPLY", "BINARY_OP.MULTIPLY", "BINARY_OP.ADD",
+                        "BINARY_OP.DIVIDE", "BINARY_OP.SUBTRACT")
+    assert plan.groups == (("fused", (0, 1, 2, 3, 4), 4, "end of window"),)
+    assert float(d[10]) == pytest.approx(10 / 999 * 1.75 + (1 + 10 / 999) * 3.0)
+
+
+def test_jacobi_steps_split_where_a_step_reads_the_grid_the_previous_one_wrote(
+    plans: list[PlanSummary],
+) -> None:
+    a, b = programs.jacobi_grids(np)
+    flushed(plans)
+    programs.jacobi_step(a, b)
+    programs.jacobi_step(b, a)
+    (plan,) = flushed(plans)
+    # Each step: three additions, the multiply by 0.25 and the copy into the interior view.
+    step = ("BINARY_OP.ADD", "BINARY_OP.ADD", "BINARY_OP.ADD", "BINARY_OP.MULTIPLY",
+            "UNARY_OP.COPY")
+    assert plan.ops == step + step
+    # The second step reads b through shifted views; the first wrote b's interior: rule 3.
+    assert kinds_and_tasks(plan) == [("fused", (0, 1, 2, 3, 4)), ("fused", (5, 6, 7, 8, 9))]
+    assert [temporaries for _, _, temporaries, _ in plan.groups] == [4, 4]
+    assert "another view of a root the group writes" in plan.groups[0][3]
+
+
+def test_black_scholes_pricing_is_one_group(plans: list[PlanSummary]) -> None:
+    inputs = programs.black_scholes_inputs(np)
+    flushed(plans)
+    call, put = programs.price(np, inputs)
+    (plan,) = flushed(plans)
+    # All 65 tasks are element-wise on the same shape; the scalar conversions for `d > 0` are
+    # 0-d prologue tasks. Only call and put are kept: every other result is a temporary.
+    assert len(plan.ops) == 65
+    assert plan.ops.count("CONVERT.NOOP") == 2
+    assert kinds_and_tasks(plan) == [("fused", tuple(range(65)))]
+    assert plan.groups[0][2] == 63
+    assert float(call[0]) >= 0 and float(put[0]) >= 0
+
+
+def test_cg_iteration_groups(plans: list[PlanSummary]) -> None:
+    state = programs.cg_state(np)
+    flushed(plans)
+    converged = programs.cg_until_test(np, state)
+    (first,) = [p for p in plans]
+    plans.clear()
+    programs.cg_after_test(np, state)
+    (second,) = flushed(plans)
+    assert not converged
+    # Ap = 4p - p_n - p_s - p_w - p_e and sum(p * Ap): one group ending in the reduction.
+    # alpha = rsold / sum reads the reduction target (rule 5): a new group starts with alpha
+    # as its 0-d prologue, the x and r updates and sum(r * r). sqrt(rsnew) < tol reads that
+    # reduction: a third group of 0-d tasks. The read of its result flushed the window.
+    assert first.ops == ("BINARY_OP.MULTIPLY", "BINARY_OP.SUBTRACT", "BINARY_OP.SUBTRACT",
+                         "BINARY_OP.SUBTRACT", "BINARY_OP.SUBTRACT", "BINARY_OP.MULTIPLY",
+                         "SCALAR_UNARY_RED.SUM", "BINARY_OP.DIVIDE", "BINARY_OP.MULTIPLY",
+                         "BINARY_OP.ADD", "BINARY_OP.MULTIPLY", "BINARY_OP.SUBTRACT",
+                         "BINARY_OP.MULTIPLY", "SCALAR_UNARY_RED.SUM", "UNARY_OP.SQRT",
+                         "BINARY_OP.LESS")
+    assert kinds_and_tasks(first) == [("fused", (0, 1, 2, 3, 4, 5, 6)),
+                                      ("fused", (7, 8, 9, 10, 11, 12, 13)),
+                                      ("fused", (14, 15))]
+    assert [t for _, _, t, _ in first.groups] == [5, 3, 1]
+    # beta = rsnew / rsold, then p = r + beta * p into the interior view: one group.
+    assert second.ops == ("BINARY_OP.DIVIDE", "BINARY_OP.MULTIPLY", "BINARY_OP.ADD",
+                          "UNARY_OP.COPY")
+    assert kinds_and_tasks(second) == [("fused", (0, 1, 2, 3))]
+
+
+def test_loop_windows_come_from_the_plan_cache(session: Session) -> None:
+    state = programs.cg_state(np, m=24)
+    for _ in range(2):  # the first iteration's windows are new
+        programs.cg_until_test(np, state)
+        programs.cg_after_test(np, state)
+    before = legate_fuse.stats()
+    for _ in range(200):
+        programs.cg_until_test(np, state)  # its convergence test flushes the window
+        programs.cg_after_test(np, state)
+    after = legate_fuse.stats()
+    windows = after["windows_planned"] - before["windows_planned"]
+    hits = after["plan_cache_hits"] - before["plan_cache_hits"]
+    assert windows == 200
+    assert hits / windows >= 0.99

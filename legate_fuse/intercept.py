@@ -32,6 +32,12 @@ def stores_of(obj: Any) -> list[LogicalStore]:
     return []
 
 
+def _by_id(values: tuple[Any, ...]) -> tuple[Any, ...]:
+    return tuple(
+        id(v) if isinstance(v, LogicalStore | LogicalArray) else v for v in values
+    )
+
+
 def is_unbound(obj: Any) -> bool:
     return isinstance(obj, LogicalStore | LogicalArray) and bool(obj.unbound)
 
@@ -70,7 +76,10 @@ class AutoTaskProxy:
         return self._task
 
     def _note(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        self._record.calls.append((name, args, kwargs))
+        # Stores are kept only in `record.args`/`record.stores`; calls name them by id(), so
+        # that the references the window holds to each store are easy to count.
+        named = {key: _by_id((value,))[0] for key, value in kwargs.items()}
+        self._record.calls.append((name, _by_id(args), named))
 
     def _add_store_arg(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         array_or_store = args[0] if args else kwargs.get("array_or_store")

@@ -35,6 +35,8 @@ class Planner:
         self.analyzer = _core.Analyzer()
         self._op_ids: dict[str, int] = {}
         self.listeners: list[Callable[[PlanSummary], None]] = []
+        self.use_cache = True
+        self.last_encoding: tuple[list[str], list[str], list[int]] | None = None
 
     def op_id(self, op: str) -> int:
         return self._op_ids.setdefault(op, len(self._op_ids))
@@ -47,7 +49,8 @@ class Planner:
         held = self._held_references(records, lifted)
         position = {id(store): i for i, store in enumerate(stores)}
         live += [descriptions[position[id(s)]] for s in foreign_references(stores, held)]
-        plan, hit = self.analyzer.analyze(descriptions, live, encoded)
+        self.last_encoding = (descriptions, live, encoded)
+        plan, hit = self.analyzer.analyze(descriptions, live, encoded, self.use_cache)
         self.stats.windows_planned += 1
         self.stats.plan_cache_hits += int(hit)
         planned = PlannedWindow(records, lifted, stores, plan, hit)
@@ -89,19 +92,14 @@ class Planner:
     def _held_references(
         records: list[TaskRecord], lifted: list[LiftedTask | None]
     ) -> Counter[int]:
-        """References to stores held by the records themselves (see foreign_references)."""
+        """References to stores held by the records themselves (see foreign_references);
+        recorded calls name stores by id() and hold none."""
         held: Counter[int] = Counter()
         for record, task in zip(records, lifted, strict=True):
-            for store in record.stores:
-                held[id(store)] += 1
-            for arg in record.args:
-                held[id(arg.store)] += 1
-            for _, args, kwargs in record.calls:
-                for value in (*args, *kwargs.values()):
-                    held[id(value)] += 1
+            held.update(map(id, record.stores))
+            held.update(id(arg.store) for arg in record.args)
             if task is not None:
-                for lifted_arg in task.args:
-                    held[id(lifted_arg.store)] += 1
+                held.update(id(arg.store) for arg in task.args)
         return held
 
 

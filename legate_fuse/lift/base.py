@@ -38,44 +38,46 @@ def variable_id(variable: Any) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def constraints_align(record: TaskRecord, partitioned: list[Any]) -> bool:
+def constraints_align(record: TaskRecord, partitioned: list[int]) -> bool:
     """Whether the recorded constraints align every partitioned argument (given by their
-    partition variables) with every other.
+    partition variable ids) with every other.
 
     Only alignment is understood: any other constraint (broadcast, image, bloat, scale) means
     the task's iteration is not element-wise, and the task is not lifted."""
-    pairs: list[tuple[int, int]] = []
+    group: dict[int, set[int]] = {v: {v} for v in partitioned}
+
+    def join(a: int, b: int) -> None:
+        ga, gb = group.setdefault(a, {a}), group.setdefault(b, {b})
+        if ga is not gb:
+            ga |= gb
+            for member in gb:
+                group[member] = ga
+
     for name, args, _ in record.calls:
         if name == "add_constraint":
             constraints = args[0] if isinstance(args[0], list | tuple) else [args[0]]
             for constraint in constraints:
-                text = str(constraint).strip("[]")
-                if not text.startswith("Align("):
+                text = str(constraint)
+                if not text.lstrip("[").startswith("Align("):
                     return False
-                ids = [int(v) for v in _VARIABLE.findall(text)]
-                pairs += [(ids[0], other) for other in ids[1:]]
-        elif name == "add_alignment":
-            first, second = (_variable_of(record, store) for store in args[:2])
+                ids = _VARIABLE.findall(text)
+                for other in ids[1:]:
+                    join(int(ids[0]), int(other))
+        elif name == "add_alignment":  # its stores are recorded by id()
+            first, second = (_variable_of(record, store_id) for store_id in args[:2])
             if first is None or second is None:
                 return False
-            pairs.append((first, second))
+            join(first, second)
         elif name == "add_broadcast":
             return False
-    parent: dict[int, int] = {}
-
-    def find(x: int) -> int:
-        while parent.setdefault(x, x) != x:
-            x = parent[x]
-        return x
-
-    for a, b in pairs:
-        parent[find(a)] = find(b)
-    return len({find(v) for v in partitioned}) <= 1
+    return not partitioned or (len(group[partitioned[0]]) >= len(set(partitioned)) and all(
+        group[v] is group[partitioned[0]] for v in partitioned
+    ))
 
 
-def _variable_of(record: TaskRecord, store: Any) -> int | None:
+def _variable_of(record: TaskRecord, store_id: int) -> int | None:
     for arg in record.args:
-        if arg.store is store:
+        if id(arg.store) == store_id:
             return variable_id(arg.variable)
     return None
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from legate.core import LogicalStore
+
 from legate_fuse.lift.base import (
     READ,
     REDUCE,
@@ -87,8 +89,6 @@ def _scalars(record: TaskRecord) -> list[Any]:
 
 
 def _lifted_args(record: TaskRecord) -> tuple[LiftedArg, ...] | None:
-    from legate.core import LogicalStore
-
     privileges = {"add_input": READ, "add_output": WRITE, "add_reduction": REDUCE}
     lifted = []
     for arg in record.args:

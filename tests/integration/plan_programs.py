@@ -10,7 +10,7 @@ from typing import Any
 import numpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench" / "apps"))
-from black_scholes import black_scholes, make_inputs  # noqa: E402
+from black_scholes import black_scholes, make_inputs
 
 
 def chain_inputs(np: Any) -> tuple[Any, Any]:

@@ -38,3 +38,19 @@ def test_programs_on_two_cpus_equal_plugin_absent(tmp_path: Path) -> None:
     for name in off_arrays.files:
         numpy.testing.assert_array_equal(on_arrays[name], off_arrays[name], err_msg=name)
         assert on_arrays[name].tobytes() == off_arrays[name].tobytes(), name
+
+
+def plans_with(config: str) -> list[str]:
+    import sys
+
+    script = Path(__file__).parent / "print_plans.py"
+    result = run([sys.executable, str(script)], LEGATE_FUSE="1", LEGATE_CONFIG=config)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return [line for line in result.stdout.splitlines() if line.startswith("PLAN ")]
+
+
+def test_plans_do_not_depend_on_the_number_of_processors() -> None:
+    one = plans_with("--cpus 1 --utility 1 --sysmem 4000 --logging gpu=none")
+    two = plans_with(TWO_CPUS)
+    assert len(one) == 4  # one window per convergence test, and the last flush
+    assert one == two

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import cupynumeric as np
 import pytest
 
-import cupynumeric as np
 import legate_fuse
 from legate_fuse.planner import PlanSummary
 from legate_fuse.session import Session

@@ -14,19 +14,20 @@ const ir::StoreRef& store_of(const ir::Window& window, const ir::Arg& arg)
   return window.stores[static_cast<std::size_t>(arg.store)];
 }
 
-// Roots accessed by any task at or after each group, indexed by group position.
-std::vector<RootSet> roots_accessed_from(const ir::Window& window, const Plan& plan)
+// The last task of the window that accesses each root (-1: none). Groups are consecutive runs
+// of tasks, so a root is accessed after a group exactly when its last access comes later.
+std::vector<std::int32_t> last_access(const ir::Window& window)
 {
-  std::vector<RootSet> from(plan.groups.size() + 1);
-  for (std::size_t g = plan.groups.size(); g-- > 0;) {
-    from[g] = from[g + 1];
-    for (const auto task : plan.groups[g].tasks) {
-      for (const auto& arg : window.tasks[static_cast<std::size_t>(task)].args) {
-        from[g].insert(store_of(window, arg).root);
+  std::vector<std::int32_t> last(static_cast<std::size_t>(window.num_roots), -1);
+  for (std::int32_t t = 0; t < static_cast<std::int32_t>(window.tasks.size()); ++t) {
+    for (const auto& arg : window.tasks[static_cast<std::size_t>(t)].args) {
+      const auto root = store_of(window, arg).root;
+      if (root >= 0) {
+        last[static_cast<std::size_t>(root)] = t;
       }
     }
   }
-  return from;
+  return last;
 }
 
 // Removes dead tasks (backwards: a task lives if something live needs one of its results).
@@ -78,8 +79,13 @@ void add_arg(std::vector<FusedArg>& args, std::unordered_map<std::int64_t, std::
   args.push_back(FusedArg{arg.store, privilege, arg.redop});
 }
 
-void resolve_group(const ir::Window& window, const RootSet& accessed_later, Group& group)
+void resolve_group(const ir::Window& window, const std::vector<std::int32_t>& last_access,
+                   Group& group)
 {
+  std::int32_t group_end = -1;
+  for (const auto task : group.tasks) {
+    group_end = std::max(group_end, task);
+  }
   // Roots written in the group, with the first store writing each (its representative).
   std::unordered_map<std::int32_t, std::int32_t> written;
   for (const auto task : group.tasks) {
@@ -91,7 +97,8 @@ void resolve_group(const ir::Window& window, const RootSet& accessed_later, Grou
   }
   RootSet live_after;
   for (const auto& [root, store] : written) {
-    if (window.root_live[static_cast<std::size_t>(root)] || accessed_later.count(root)) {
+    if (window.root_live[static_cast<std::size_t>(root)] ||
+        last_access[static_cast<std::size_t>(root)] > group_end) {
       live_after.insert(root);
     }
   }
@@ -142,13 +149,11 @@ void resolve_group(const ir::Window& window, const RootSet& accessed_later, Grou
 
 void resolve_liveness(const ir::Window& window, Plan& plan)
 {
-  const auto accessed_from = roots_accessed_from(window, plan);
-  for (std::size_t g = 0; g < plan.groups.size(); ++g) {
-    auto& group = plan.groups[g];
-    if (group.kind == Group::Kind::Opaque) {
-      continue;
+  const auto last = last_access(window);
+  for (auto& group : plan.groups) {
+    if (group.kind != Group::Kind::Opaque) {
+      resolve_group(window, last, group);
     }
-    resolve_group(window, accessed_from[g + 1], group);
   }
 }
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from functools import partial
 
 import legate_fuse
 
@@ -65,8 +66,8 @@ def main() -> None:
         assert planner.last_encoding is not None
         descriptions, live, encoded = planner.last_encoding
         analysis = median_seconds(
-            lambda: planner.analyzer.analyze(descriptions, live, encoded, False), args.repeats)
-        planning = median_seconds(lambda: planner.plan(records), args.repeats)
+            partial(planner.analyzer.analyze, descriptions, live, encoded, False), args.repeats)
+        planning = median_seconds(partial(planner.plan, records), args.repeats)
         n = len(records)
         print(f"{n:>6} {len(planned.plan.groups):>7} {analysis / n * 1e6:>17.2f} "
               f"{planning / n * 1e6:>17.2f}")

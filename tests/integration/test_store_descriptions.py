@@ -7,10 +7,10 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-
 import cupynumeric as cn
+import pytest
 from legate.core import get_legate_runtime, types
+
 from legate_fuse._core import parse_store_desc
 
 View = Callable[[Any], Any]

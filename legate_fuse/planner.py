@@ -126,13 +126,15 @@ class PlanSummary:
     ops: tuple[str, ...]
     groups: tuple[tuple[str, tuple[int, ...], int, str], ...]  # kind, tasks, temporaries, reason
     cache_hit: bool
+    dead_tasks: tuple[int, ...] = ()
 
     @staticmethod
     def of(planned: PlannedWindow) -> PlanSummary:
         ops = tuple(task_label(r, t) for r, t in zip(planned.records, planned.lifted, strict=True))
         groups = tuple((g.kind, tuple(g.tasks), len(g.temporaries), g.end_reason)
                        for g in planned.plan.groups)
-        return PlanSummary(ops, groups, planned.cache_hit)
+        dead = tuple(t for g in planned.plan.groups for t in g.dead_tasks)
+        return PlanSummary(ops, groups, planned.cache_hit, dead)
 
 
 def format_plan(planned: PlannedWindow) -> str:

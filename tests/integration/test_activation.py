@@ -117,3 +117,20 @@ def test_environment_defaults_and_override() -> None:
     kept = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           env=environ, check=True).stdout.strip()
     assert kept == "--cpus 1 --sysmem 2000"
+
+
+def test_plan_log_prints_every_plan() -> None:
+    code = "import cupynumeric as np\na = np.ones(100)\nprint(float((a * 2.0 + 1.0).sum()))"
+    result = run([sys.executable, "-c", code], LEGATE_FUSE="1", LEGATE_FUSE_LOG="plan")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "legate-fuse plan (" in result.stderr
+    assert "BINARY_OP.MULTIPLY" in result.stderr and "SCALAR_UNARY_RED.SUM" in result.stderr
+    assert "fused tasks [" in result.stderr and "ended: end of window" in result.stderr
+
+
+def test_unknown_log_topic_is_a_clear_error() -> None:
+    result = run([sys.executable, "-c", "import cupynumeric"], LEGATE_FUSE="1",
+                 LEGATE_FUSE_LOG="plans")
+    assert result.returncode != 0
+    assert "LEGATE_FUSE_LOG='plans' names unknown topics ['plans']; accepted: plan" \
+        in result.stderr

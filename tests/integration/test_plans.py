@@ -123,3 +123,37 @@ def test_loop_windows_come_from_the_plan_cache(session: Session) -> None:
     hits = after["plan_cache_hits"] - before["plan_cache_hits"]
     assert windows == 200
     assert hits / windows >= 0.99
+
+
+def test_unused_result_is_dead_and_a_reachable_one_is_not(plans: list[PlanSummary]) -> None:
+    a = np.ones(100)
+    flushed(plans)
+    t = a * 2.0
+    del t  # nothing can observe the product any more
+    (plan,) = flushed(plans)
+    assert plan.dead_tasks == (0,)
+    assert plan.groups == (("single", (), 1, "end of window"),)
+
+
+def test_a_view_keeps_its_root_reachable(plans: list[PlanSummary]) -> None:
+    a = np.ones(100)
+    flushed(plans)
+    t = a * 2.0
+    v = t[2:]
+    del t
+    (plan,) = flushed(plans)
+    assert plan.dead_tasks == ()
+    assert plan.groups == (("single", (0,), 0, "end of window"),)
+    assert float(v[0]) == 2.0
+
+
+def test_a_store_held_outside_cupynumeric_stays_reachable(plans: list[PlanSummary]) -> None:
+    a = np.ones(100)
+    flushed(plans)
+    t = a * 2.0
+    store = t._thunk.base  # held by code that is not a cuPyNumeric array
+    del t
+    (plan,) = flushed(plans)
+    assert plan.dead_tasks == ()
+    assert plan.groups == (("single", (0,), 0, "end of window"),)
+    assert store.volume == 100

@@ -44,3 +44,11 @@ def test_every_setting_is_described() -> None:
     for setting in settings.ALL_SETTINGS:
         assert setting.name in text
         assert setting.help in text
+
+
+def test_log_topics() -> None:
+    assert settings.load({}).log_topics == frozenset()
+    assert settings.load({"LEGATE_FUSE_LOG": "plan"}).log_topics == {"plan"}
+    assert settings.load({"LEGATE_FUSE_LOG": " Plan, "}).log_topics == {"plan"}
+    with pytest.raises(SettingError, match="unknown topics"):
+        settings.load({"LEGATE_FUSE_LOG": "plan,kernels"})

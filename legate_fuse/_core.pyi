@@ -59,3 +59,20 @@ class Analyzer:
     @property
     def cached_plans(self) -> int: ...
     def clear(self) -> None: ...
+
+KERNEL_SYMBOL: str
+C_RENDERER_VERSION: int
+
+class UnsupportedError(ValueError): ...
+
+OperandTuple = tuple[int, int]
+
+def render_c(
+    args: list[tuple[int, str, bool]],
+    scalar_types: list[str],
+    nodes: list[tuple[str, str, list[OperandTuple]]],
+    stores: list[tuple[int, int]],
+    reductions: list[tuple[int, str, OperandTuple, OperandTuple]],
+) -> str: ...
+def c_supports(op: str, out_dtype: str, in_dtypes: list[str]) -> bool: ...
+def c_supports_reduction(op: str, dtype: str) -> bool: ...

@@ -23,6 +23,7 @@ class PlannedWindow:
     records: list[TaskRecord]
     lifted: list[LiftedTask | None]
     stores: list[Any]  # LogicalStores, in first-appearance order (the plan's store indices)
+    descriptions: list[str]  # Legate's description of each store
     plan: _core.Plan
     cache_hit: bool
 
@@ -53,7 +54,7 @@ class Planner:
         plan, hit = self.analyzer.analyze(descriptions, live, encoded, self.use_cache)
         self.stats.windows_planned += 1
         self.stats.plan_cache_hits += int(hit)
-        planned = PlannedWindow(records, lifted, stores, plan, hit)
+        planned = PlannedWindow(records, lifted, stores, descriptions, plan, hit)
         if self.log_plans:
             print(format_plan(planned), file=sys.stderr, flush=True)
         if self.listeners:

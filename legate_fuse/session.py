@@ -26,6 +26,7 @@ class Session:
         self.window = Window(config.window_size, self.stats, self.execute_window)
         self.tracker = ArrayTracker()
         self._planner: Any = None
+        self._fuser: Any = None
         self._warned = False
         # False: every task runs at once (fusion disabled at run time); hooks stay installed.
         self.holding = True
@@ -48,13 +49,24 @@ class Session:
         self.window.flush(reason)
 
     def execute_window(self, records: Sequence[TaskRecord]) -> None:
-        """Plans the flushed window, then runs it. Until fused tasks are launched, every task
-        runs as built, in order; a failure of planning only costs a warning."""
+        """Plans the flushed window and runs it, fused. A failure of the plugin before any task
+        of the window has run costs a warning and the window runs unfused, in order."""
         try:
-            self.planner().plan(list(records))
-        except Exception as error:
+            planned = self.planner().plan(list(records))
+        except Exception as error:  # the plugin must never break the program
             self.warn_once(f"window analysis failed, running unfused: {error!r}")
-        execute_in_order(records)
+            execute_in_order(records)
+            return
+        self.fuser().execute(planned)
+
+    def fuser(self) -> Any:
+        if self._fuser is None:
+            from legate_fuse.fuser import Fuser, default_compiler
+
+            compiler = default_compiler(self.config.cache_dir, self.config.c_compiler)
+            self._fuser = Fuser(self.stats, compiler, lambda: self.runtime_proxy.unwrapped,
+                                self.warn_once, "kernels" in self.config.log_topics)
+        return self._fuser
 
     def planner(self) -> Any:
         if self._planner is None:

@@ -15,7 +15,7 @@ from typing import Generic, TypeVar
 T = TypeVar("T")
 
 LOG_LEVELS = ("error", "warning", "info", "debug")
-LOG_TOPICS = ("plan",)
+LOG_TOPICS = ("plan", "kernels")
 
 
 class SettingError(ValueError):
@@ -95,11 +95,31 @@ LOG_LEVEL = Setting(
 LOG: Setting[frozenset[str]] = Setting(
     "LEGATE_FUSE_LOG", frozenset(), parse_log_topics,
     "Comma-separated things to print as they happen: 'plan' prints every window's plan "
-    "(its tasks, the groups, the temporaries and why each group ended).",
+    "(its tasks, the groups, the temporaries and why each group ended); 'kernels' prints "
+    "the source of every kernel generated.",
+)
+
+def parse_text(name: str, raw: str) -> str:
+    return raw
+
+
+def default_cache_dir() -> str:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "legate-fuse")
+
+
+CACHE_DIR = Setting(
+    "LEGATE_FUSE_CACHE_DIR", "", parse_text,
+    "Folder of the compiled-kernel cache (default: $XDG_CACHE_HOME/legate-fuse, else "
+    "~/.cache/legate-fuse). Shared safely by concurrent processes.",
+)
+C_COMPILER = Setting(
+    "CC", "cc", parse_text,
+    "C compiler used for CPU kernels.",
 )
 
 ALL_SETTINGS: tuple[Setting[object], ...] = (
-    ENABLED, WINDOW_SIZE, STATS, LOG_LEVEL, LOG,  # type: ignore[assignment]
+    ENABLED, WINDOW_SIZE, STATS, LOG_LEVEL, LOG, CACHE_DIR, C_COMPILER,  # type: ignore[assignment]
 )
 
 
@@ -112,6 +132,8 @@ class Config:
     stats: bool
     log_level: str
     log_topics: frozenset[str] = frozenset()
+    cache_dir: str = ""
+    c_compiler: str = "cc"
 
 
 def load(environ: Mapping[str, str] | None = None) -> Config:
@@ -121,6 +143,8 @@ def load(environ: Mapping[str, str] | None = None) -> Config:
         stats=STATS.read(environ),
         log_level=LOG_LEVEL.read(environ),
         log_topics=LOG.read(environ),
+        cache_dir=CACHE_DIR.read(environ) or default_cache_dir(),
+        c_compiler=C_COMPILER.read(environ),
     )
 
 

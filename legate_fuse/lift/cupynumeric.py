@@ -13,6 +13,7 @@ from typing import Any
 
 from legate.core import LogicalStore
 
+from legate_fuse import _core
 from legate_fuse.lift.base import (
     READ,
     REDUCE,
@@ -143,6 +144,29 @@ _EXPECTED = {
 }
 
 
+@cache
+def _renderable(op: str, out: str, ins: tuple[str, ...]) -> bool:
+    if op == "DOT":
+        same = all(d == out for d in ins)
+        return (same and _core.c_supports("BINARY_OP.MULTIPLY", out, list(ins))
+                and _core.c_supports_reduction("SUM", out))
+    if op.startswith("SCALAR_UNARY_RED."):
+        name = op.split(".")[1]
+        value_ok = ins[0] == out or (name in ("ALL", "ANY") and out == "bool")
+        mask_ok = len(ins) == 1 or ins[1] == "bool"
+        return value_ok and mask_ok and _core.c_supports_reduction(name, out)
+    return _core.c_supports(op, out, list(ins))
+
+
+def _has_kernel(task: LiftedTask) -> bool:
+    """Whether the code generator can express the task; if not, it stays opaque."""
+    if task.scalars:
+        return False
+    outs = [a for a in task.args if a.privilege != READ]
+    ins = tuple(str(a.store.type) for a in task.args if a.privilege == READ)
+    return len(outs) == 1 and _renderable(task.op, str(outs[0].store.type), ins)
+
+
 def lift(record: TaskRecord) -> LiftedTask | None:
     c = codes()
     kind = c.task_kinds.get(record.task_id)
@@ -157,4 +181,7 @@ def lift(record: TaskRecord) -> LiftedTask | None:
         return None
     # The operation code is part of `op`; what follows it is a run-time value (clip bounds...).
     runtime_scalars = tuple(scalars[1:]) if kind in ("BINARY_OP", "UNARY_OP") else ()
+    task = LiftedTask(op=op, args=args, aligned=False, scalars=runtime_scalars)
+    if not _has_kernel(task):
+        return None
     return LiftedTask(op=op, args=args, aligned=_aligned(record), scalars=runtime_scalars)

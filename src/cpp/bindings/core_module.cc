@@ -5,6 +5,9 @@
 
 #include "analysis/analyzer.h"
 #include "analysis/plan.h"
+#include "codegen/c_ops.h"
+#include "codegen/c_renderer.h"
+#include "codegen/kernel_spec.h"
 #include "ir/store_desc.h"
 #include "ir/window.h"
 #include "runtime/kernel_abi.h"
@@ -88,6 +91,79 @@ void bind_plan(py::module_& m)
       .def("clear", &Analyzer::clear);
 }
 
+namespace cg       = legate_fuse::codegen;
+using OperandTuple = std::tuple<std::int32_t, std::int32_t>;
+
+cg::Operand to_operand(const OperandTuple& t)
+{
+  return cg::Operand{static_cast<cg::Operand::Kind>(std::get<0>(t)), std::get<1>(t)};
+}
+
+cg::KernelSpec to_spec(
+    const std::vector<std::tuple<std::int32_t, std::string, bool>>& args,
+    const std::vector<std::string>& scalar_types,
+    const std::vector<std::tuple<std::string, std::string, std::vector<OperandTuple>>>& nodes,
+    const std::vector<std::tuple<std::int32_t, std::int32_t>>& stores,
+    const std::vector<std::tuple<std::int32_t, std::string, OperandTuple, OperandTuple>>&
+        reductions)
+{
+  cg::KernelSpec spec;
+  for (const auto& [role, dtype, value] : args) {
+    spec.args.push_back(cg::ArgSpec{static_cast<cg::ArgSpec::Role>(role), dtype, value});
+  }
+  spec.scalar_types = scalar_types;
+  for (const auto& [op, dtype, inputs] : nodes) {
+    cg::Node node{op, dtype, {}};
+    for (const auto& input : inputs) {
+      node.inputs.push_back(to_operand(input));
+    }
+    spec.nodes.push_back(std::move(node));
+  }
+  for (const auto& [arg, reg] : stores) {
+    spec.stores.push_back(cg::StoreSpec{arg, reg});
+  }
+  for (const auto& [arg, op, value, mask] : reductions) {
+    spec.reductions.push_back(cg::ReduceSpec{arg, op, to_operand(value), to_operand(mask)});
+  }
+  return spec;
+}
+
+void bind_codegen(py::module_& m)
+{
+  m.attr("KERNEL_SYMBOL")      = cg::KERNEL_SYMBOL;
+  m.attr("C_RENDERER_VERSION") = cg::C_RENDERER_VERSION;
+  m.def(
+      "render_c",
+      [](const std::vector<std::tuple<std::int32_t, std::string, bool>>& args,
+         const std::vector<std::string>& scalar_types,
+         const std::vector<std::tuple<std::string, std::string, std::vector<OperandTuple>>>& nodes,
+         const std::vector<std::tuple<std::int32_t, std::int32_t>>& stores,
+         const std::vector<std::tuple<std::int32_t, std::string, OperandTuple, OperandTuple>>&
+             reductions) {
+        return cg::render_c(to_spec(args, scalar_types, nodes, stores, reductions));
+      },
+      py::arg("args"), py::arg("scalar_types"), py::arg("nodes"), py::arg("stores"),
+      py::arg("reductions"), "Render a kernel spec (see codegen/kernel_spec.h) as C source");
+  m.def(
+      "c_supports",
+      [](const std::string& op, const std::string& out, const std::vector<std::string>& ins) {
+        std::vector<std::string> operands;
+        for (std::size_t i = 0; i < ins.size(); ++i) {
+          operands.push_back("x" + std::to_string(i));
+        }
+        return cg::c_expression(op, out, ins, operands).has_value();
+      },
+      py::arg("op"), py::arg("out_dtype"), py::arg("in_dtypes"),
+      "Whether the C renderer has an expression for this operation and dtypes");
+  m.def(
+      "c_supports_reduction",
+      [](const std::string& op, const std::string& dtype) {
+        return cg::reduction_identity(op, dtype).has_value() &&
+               cg::reduction_combine(op, dtype, "a", "b").has_value();
+      },
+      py::arg("op"), py::arg("dtype"));
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m)
@@ -97,5 +173,7 @@ PYBIND11_MODULE(_core, m)
   m.attr("MAX_DIM")            = LEGATE_FUSE_MAX_DIM;
   bind_ir(m);
   bind_plan(m);
+  bind_codegen(m);
   py::register_exception<std::invalid_argument>(m, "EncodingError", PyExc_ValueError);
+  py::register_exception<cg::UnsupportedError>(m, "UnsupportedError", PyExc_ValueError);
 }

@@ -1,0 +1,131 @@
+"""C source to a loadable kernel: the system C compiler and an on-disk cache.
+
+The cache key is a list of named parts, each hashed and logged at debug level so that a miss
+can be explained: the source, the compiler and its version, the flags, the machine (kernels are
+built with -march=native) and the format version (kernel ABI and renderer versions). Entries
+are written atomically (compile to a temporary name, then rename), so concurrent processes can
+share the folder; a corrupt or truncated entry is detected when loaded and rebuilt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import platform
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+from legate_fuse import _core
+
+logger = logging.getLogger("legate_fuse")
+
+FLAGS = ("-O3", "-march=native", "-fPIC", "-shared", "-std=c11",
+         # Each fused operation must round exactly as the unfused task did: no contraction of
+         # a*b+c into one fused multiply-add, no fast-math.
+         "-ffp-contract=off", "-fno-fast-math")
+LIBRARIES = ("-lm",)
+FORMAT_VERSION = f"abi{_core.KERNEL_ABI_VERSION}-c{_core.C_RENDERER_VERSION}"
+
+
+class CompileError(RuntimeError):
+    """The C compiler failed; the message carries its log."""
+
+
+@cache
+def compiler_identity(compiler: str) -> str:
+    path = shutil.which(compiler)
+    if path is None:
+        raise CompileError(f"C compiler {compiler!r} not found (set CC to a C compiler)")
+    result = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=60)
+    first_line = (result.stdout or result.stderr).splitlines()[:1]
+    return f"{os.path.realpath(path)} {first_line[0] if first_line else ''}"
+
+
+@cache
+def machine_identity() -> str:
+    model = ""
+    try:
+        with open("/proc/cpuinfo") as cpuinfo:
+            for line in cpuinfo:
+                if line.startswith(("model name", "flags")):
+                    model += line
+    except OSError:
+        pass
+    return f"{platform.machine()} {hashlib.sha256(model.encode()).hexdigest()[:16]}"
+
+
+def cache_key(source: str, compiler: str) -> tuple[str, dict[str, str]]:
+    parts = {
+        "source": source,
+        "compiler": compiler_identity(compiler),
+        "flags": " ".join(FLAGS + LIBRARIES),
+        "machine": machine_identity(),
+        "format": FORMAT_VERSION,
+    }
+    digests = {name: hashlib.sha256(v.encode()).hexdigest()[:16] for name, v in parts.items()}
+    key = hashlib.sha256("|".join(f"{n}={d}" for n, d in digests.items()).encode()).hexdigest()
+    return key[:32], digests
+
+
+@dataclass
+class KernelCompiler:
+    cache_dir: Path
+    compiler: str = "cc"
+    compile_seconds: float = 0.0
+    cache_hits: int = 0
+    compiled: int = 0
+    _memory: dict[str, Path] = field(default_factory=dict)
+
+    def build(self, source: str) -> Path:
+        """The shared object of `source`, from memory, from disk, or compiled now."""
+        known = self._memory.get(source)
+        if known is not None:
+            return known
+        key, digests = cache_key(source, self.compiler)
+        target = self.cache_dir / f"{key}.so"
+        if target.exists():
+            self.cache_hits += 1
+            logger.debug("kernel cache hit %s (%s)", key, digests)
+        else:
+            logger.debug("kernel cache miss %s (%s)", key, digests)
+            self._compile(source, target)
+        self._memory[source] = target
+        return target
+
+    def forget(self, source: str, target: Path) -> None:
+        """Drops an entry that failed to load, so that the next build recompiles it."""
+        self._memory.pop(source, None)
+        target.unlink(missing_ok=True)
+
+    def _compile(self, source: str, target: Path) -> None:
+        try:
+            self.cache_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            message = f"cannot create the kernel cache {self.cache_dir}: {error}"
+            raise CompileError(message) from error
+        start = time.perf_counter()
+        try:
+            with tempfile.TemporaryDirectory(dir=self.cache_dir, prefix=".build-") as scratch:
+                c_file = Path(scratch) / "kernel.c"
+                c_file.write_text(source)
+                partial = Path(scratch) / "kernel.so"
+                command = [self.compiler, *FLAGS, "-o", str(partial), str(c_file), *LIBRARIES]
+                result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+                if result.returncode != 0:
+                    raise CompileError(
+                        f"{' '.join(command)} failed ({result.returncode}):\n"
+                        f"{result.stderr.strip()}"
+                    )
+                os.replace(partial, target)  # atomic: readers see no entry or a whole one
+        except OSError as error:
+            message = f"cannot write the kernel cache {self.cache_dir}: {error}"
+            raise CompileError(message) from error
+        finally:
+            self.compile_seconds += time.perf_counter() - start
+        self.compiled += 1

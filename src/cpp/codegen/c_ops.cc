@@ -1,0 +1,298 @@
+#include "codegen/c_ops.h"
+
+#include <unordered_map>
+
+namespace legate_fuse::codegen {
+namespace {
+
+struct TypeInfo {
+  const char* c_name;
+  char kind;              // 'b' bool, 'i' signed, 'u' unsigned, 'f' floating
+  const char* unsigned_;  // same-width unsigned type, for wrap-around integer arithmetic
+  const char* lowest;
+  const char* highest;
+};
+
+const TypeInfo* info(const std::string& dtype)
+{
+  static const std::unordered_map<std::string, TypeInfo> types{
+      {"bool", {"bool", 'b', "uint8_t", "false", "true"}},
+      {"int8", {"int8_t", 'i', "uint8_t", "INT8_MIN", "INT8_MAX"}},
+      {"int16", {"int16_t", 'i', "uint16_t", "INT16_MIN", "INT16_MAX"}},
+      {"int32", {"int32_t", 'i', "uint32_t", "INT32_MIN", "INT32_MAX"}},
+      {"int64", {"int64_t", 'i', "uint64_t", "INT64_MIN", "INT64_MAX"}},
+      {"uint8", {"uint8_t", 'u', "uint8_t", "0", "UINT8_MAX"}},
+      {"uint16", {"uint16_t", 'u', "uint16_t", "0", "UINT16_MAX"}},
+      {"uint32", {"uint32_t", 'u', "uint32_t", "0", "UINT32_MAX"}},
+      {"uint64", {"uint64_t", 'u', "uint64_t", "0", "UINT64_MAX"}},
+      {"float32", {"float", 'f', "", "(-INFINITY)", "INFINITY"}},
+      {"float64", {"double", 'f', "", "(-INFINITY)", "INFINITY"}},
+  };
+  const auto found = types.find(dtype);
+  return found == types.end() ? nullptr : &found->second;
+}
+
+bool is_integer(const TypeInfo* t) { return t->kind == 'i' || t->kind == 'u'; }
+
+// libm function name for the float type: sqrt / sqrtf.
+std::string libm(const std::string& name, const std::string& dtype)
+{
+  return dtype == "float32" ? name + "f" : name;
+}
+
+std::string call(const std::string& fn, const std::vector<std::string>& x)
+{
+  std::string text = fn + "(";
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    text += (i ? ", " : "") + x[i];
+  }
+  return text + ")";
+}
+
+std::string wrap(const TypeInfo* t, const std::string& a, const char* op, const std::string& b)
+{
+  return std::string("((") + t->c_name + ")((" + t->unsigned_ + ")(" + a + ") " + op + " (" +
+         t->unsigned_ + ")(" + b + ")))";
+}
+
+std::optional<std::string> comparison(const std::string& name, const std::vector<std::string>& x)
+{
+  static const std::unordered_map<std::string, const char*> ops{
+      {"EQUAL", "=="},      {"NOT_EQUAL", "!="}, {"LESS", "<"},
+      {"LESS_EQUAL", "<="}, {"GREATER", ">"},    {"GREATER_EQUAL", ">="}};
+  const auto found = ops.find(name);
+  if (found == ops.end()) {
+    return std::nullopt;
+  }
+  return "(" + x[0] + " " + found->second + " " + x[1] + ")";
+}
+
+std::optional<std::string> logical(const std::string& name, const std::vector<std::string>& x)
+{
+  const std::string a = "(" + x[0] + " != 0)", b = "(" + x[1] + " != 0)";
+  if (name == "LOGICAL_AND") return "(" + a + " && " + b + ")";
+  if (name == "LOGICAL_OR") return "(" + a + " || " + b + ")";
+  if (name == "LOGICAL_XOR") return "(" + a + " != " + b + ")";
+  return std::nullopt;
+}
+
+std::optional<std::string> binary(const std::string& name, const std::string& out,
+                                  const std::string& in, const std::vector<std::string>& x)
+{
+  const TypeInfo* t = info(in);
+  if (out == "bool" && name != "ADD" && name != "MULTIPLY" && name.rfind("BITWISE", 0) != 0 &&
+      name != "MAXIMUM" && name != "MINIMUM") {
+    if (auto e = comparison(name, x)) return e;
+    if (auto e = logical(name, x)) return e;
+  }
+  if (out != in) {
+    return std::nullopt;
+  }
+  const std::string& a = x[0];
+  const std::string& b = x[1];
+  if (t->kind == 'f') {
+    static const std::unordered_map<std::string, const char*> arithmetic{
+        {"ADD", "+"}, {"SUBTRACT", "-"}, {"MULTIPLY", "*"}, {"DIVIDE", "/"}};
+    if (const auto op = arithmetic.find(name); op != arithmetic.end()) {
+      return "(" + a + " " + op->second + " " + b + ")";
+    }
+    static const std::unordered_map<std::string, const char*> functions{
+        {"POWER", "pow"},   {"FLOAT_POWER", "pow"},   {"ARCTAN2", "atan2"},
+        {"HYPOT", "hypot"}, {"COPYSIGN", "copysign"}, {"FMOD", "fmod"}};
+    if (const auto fn = functions.find(name); fn != functions.end()) {
+      return call(libm(fn->second, in), x);
+    }
+    if (name == "MAXIMUM")
+      return "((" + a + " >= " + b + " || isnan(" + a + ")) ? " + a + " : " + b + ")";
+    if (name == "MINIMUM")
+      return "((" + a + " <= " + b + " || isnan(" + a + ")) ? " + a + " : " + b + ")";
+    if (name == "FLOOR_DIVIDE") return call("lf_floor_divide_" + in, x);
+    if (name == "MOD") return call("lf_remainder_" + in, x);
+    return std::nullopt;
+  }
+  if (is_integer(t)) {
+    if (name == "ADD") return wrap(t, a, "+", b);
+    if (name == "SUBTRACT") return wrap(t, a, "-", b);
+    if (name == "MULTIPLY") return wrap(t, a, "*", b);
+    if (name == "MAXIMUM") return "(" + a + " > " + b + " ? " + a + " : " + b + ")";
+    if (name == "MINIMUM") return "(" + a + " < " + b + " ? " + a + " : " + b + ")";
+    if (name == "BITWISE_AND") return "((" + std::string(t->c_name) + ")(" + a + " & " + b + "))";
+    if (name == "BITWISE_OR") return "((" + std::string(t->c_name) + ")(" + a + " | " + b + "))";
+    if (name == "BITWISE_XOR") return "((" + std::string(t->c_name) + ")(" + a + " ^ " + b + "))";
+    return std::nullopt;
+  }
+  // bool
+  if (name == "ADD" || name == "MAXIMUM" || name == "BITWISE_OR") return "(" + a + " || " + b + ")";
+  if (name == "MULTIPLY" || name == "MINIMUM" || name == "BITWISE_AND")
+    return "(" + a + " && " + b + ")";
+  if (name == "BITWISE_XOR") return "(" + a + " != " + b + ")";
+  return std::nullopt;
+}
+
+std::optional<std::string> unary(const std::string& name, const std::string& out,
+                                 const std::string& in, const std::string& a)
+{
+  const TypeInfo* t = info(in);
+  if (out == "bool" && in != "bool") {
+    if (name == "LOGICAL_NOT") return "(" + a + " == 0)";
+    if (t->kind == 'f') {
+      if (name == "ISNAN") return "(isnan(" + a + ") != 0)";
+      if (name == "ISINF") return "(isinf(" + a + ") != 0)";
+      if (name == "ISFINITE") return "(isfinite(" + a + ") != 0)";
+      if (name == "SIGNBIT") return "(signbit(" + a + ") != 0)";
+    } else {
+      if (name == "ISNAN" || name == "ISINF") return std::string("false");
+      if (name == "ISFINITE") return std::string("true");
+      if (name == "SIGNBIT") return t->kind == 'i' ? "(" + a + " < 0)" : std::string("false");
+    }
+    return std::nullopt;
+  }
+  if (out != in) {
+    return std::nullopt;
+  }
+  if (name == "COPY" || name == "POSITIVE") return a;
+  const std::string type = t->c_name;
+  if (t->kind == 'f') {
+    static const std::unordered_map<std::string, const char*> functions{
+        {"ABSOLUTE", "fabs"}, {"SQRT", "sqrt"},   {"EXP", "exp"},       {"EXP2", "exp2"},
+        {"EXPM1", "expm1"},   {"LOG", "log"},     {"LOG2", "log2"},     {"LOG10", "log10"},
+        {"LOG1P", "log1p"},   {"SIN", "sin"},     {"COS", "cos"},       {"TAN", "tan"},
+        {"ARCSIN", "asin"},   {"ARCCOS", "acos"}, {"ARCTAN", "atan"},   {"SINH", "sinh"},
+        {"COSH", "cosh"},     {"TANH", "tanh"},   {"ARCSINH", "asinh"}, {"ARCCOSH", "acosh"},
+        {"ARCTANH", "atanh"}, {"CBRT", "cbrt"},   {"FLOOR", "floor"},   {"CEIL", "ceil"},
+        {"TRUNC", "trunc"},   {"RINT", "rint"}};
+    if (const auto fn = functions.find(name); fn != functions.end()) {
+      return libm(fn->second, in) + "(" + a + ")";
+    }
+    if (name == "NEGATIVE") return "(-" + a + ")";
+    if (name == "SQUARE") return "(" + a + " * " + a + ")";
+    if (name == "RECIPROCAL") return "((" + type + ")1 / " + a + ")";
+    if (name == "SIGN") {
+      return "(" + a + " > 0 ? (" + type + ")1 : (" + a + " < 0 ? (" + type + ")-1 : (" + a +
+             " == 0 ? (" + type + ")0 : " + a + ")))";
+    }
+    return std::nullopt;
+  }
+  if (is_integer(t)) {
+    if (name == "NEGATIVE") return wrap(t, "0", "-", a);
+    if (name == "SQUARE") return wrap(t, a, "*", a);
+    if (name == "ABSOLUTE")
+      return t->kind == 'u' ? a : "(" + a + " < 0 ? " + wrap(t, "0", "-", a) + " : " + a + ")";
+    if (name == "SIGN") return "((" + type + ")((" + a + " > 0) - (" + a + " < 0)))";
+    if (name == "INVERT") return "((" + type + ")~" + a + ")";
+    return std::nullopt;
+  }
+  // bool
+  if (name == "ABSOLUTE") return a;
+  if (name == "INVERT" || name == "LOGICAL_NOT") return "(!" + a + ")";
+  return std::nullopt;
+}
+
+std::optional<std::string> conversion(const std::string& mode, const std::string& out,
+                                      const std::string& in, const std::string& a)
+{
+  const TypeInfo* from = info(in);
+  std::string value    = a;
+  if (from->kind == 'f' && mode == "SUM") {
+    value = "(isnan(" + a + ") ? (" + from->c_name + ")0 : " + a + ")";
+  } else if (from->kind == 'f' && mode == "PROD") {
+    value = "(isnan(" + a + ") ? (" + from->c_name + ")1 : " + a + ")";
+  } else if (mode != "NOOP" && mode != "SUM" && mode != "PROD") {
+    return std::nullopt;
+  }
+  if (out == "bool") {
+    return "(" + value + " != 0)";
+  }
+  return "((" + std::string(info(out)->c_name) + ")" + value + ")";
+}
+
+}  // namespace
+
+std::optional<std::string> c_type(const std::string& dtype)
+{
+  const TypeInfo* t = info(dtype);
+  return t ? std::optional<std::string>{t->c_name} : std::nullopt;
+}
+
+std::optional<std::string> c_expression(const std::string& op, const std::string& out_dtype,
+                                        const std::vector<std::string>& in_dtypes,
+                                        const std::vector<std::string>& operands)
+{
+  if (!info(out_dtype) || in_dtypes.size() != operands.size()) {
+    return std::nullopt;
+  }
+  for (const auto& dtype : in_dtypes) {
+    if (!info(dtype)) {
+      return std::nullopt;
+    }
+  }
+  const auto dot         = op.find('.');
+  const std::string kind = op.substr(0, dot);
+  const std::string name = dot == std::string::npos ? "" : op.substr(dot + 1);
+  if (kind == "BINARY_OP" && operands.size() == 2 && in_dtypes[0] == in_dtypes[1]) {
+    return binary(name, out_dtype, in_dtypes[0], operands);
+  }
+  if (kind == "UNARY_OP" && operands.size() == 1) {
+    return unary(name, out_dtype, in_dtypes[0], operands[0]);
+  }
+  if (kind == "CONVERT" && operands.size() == 1) {
+    return conversion(name, out_dtype, in_dtypes[0], operands[0]);
+  }
+  if (kind == "WHERE" && operands.size() == 3 && in_dtypes[0] == "bool" &&
+      in_dtypes[1] == out_dtype && in_dtypes[2] == out_dtype) {
+    return "(" + operands[0] + " ? " + operands[1] + " : " + operands[2] + ")";
+  }
+  if (kind == "FILL" && operands.size() == 1 && in_dtypes[0] == out_dtype) {
+    return operands[0];
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> reduction_identity(const std::string& op, const std::string& dtype)
+{
+  const TypeInfo* t = info(dtype);
+  if (!t) return std::nullopt;
+  const std::string type = t->c_name;
+  if (op == "SUM") return "((" + type + ")0)";
+  if (op == "PROD") return "((" + type + ")1)";
+  if (op == "MAX") return "((" + type + ")" + t->lowest + ")";
+  if (op == "MIN") return "((" + type + ")" + t->highest + ")";
+  if (op == "ALL" && dtype == "bool") return std::string("true");
+  if (op == "ANY" && dtype == "bool") return std::string("false");
+  return std::nullopt;
+}
+
+std::optional<std::string> reduction_combine(const std::string& op, const std::string& dtype,
+                                             const std::string& acc, const std::string& value)
+{
+  const TypeInfo* t = info(dtype);
+  if (!t) return std::nullopt;
+  if (op == "ALL")
+    return dtype == "bool" ? std::optional<std::string>{"(" + acc + " && (" + value + " != 0))"}
+                           : std::nullopt;
+  if (op == "ANY")
+    return dtype == "bool" ? std::optional<std::string>{"(" + acc + " || (" + value + " != 0))"}
+                           : std::nullopt;
+  if (t->kind == 'b') {
+    if (op == "SUM" || op == "MAX") return "(" + acc + " || " + value + ")";
+    if (op == "PROD" || op == "MIN") return "(" + acc + " && " + value + ")";
+    return std::nullopt;
+  }
+  if (op == "SUM")
+    return is_integer(t) ? wrap(t, acc, "+", value) : "(" + acc + " + " + value + ")";
+  if (op == "PROD")
+    return is_integer(t) ? wrap(t, acc, "*", value) : "(" + acc + " * " + value + ")";
+  if (op == "MAX") {
+    return t->kind == 'f' ? "((" + acc + " >= " + value + " || isnan(" + acc + ")) ? " + acc +
+                                " : " + value + ")"
+                          : "(" + acc + " > " + value + " ? " + acc + " : " + value + ")";
+  }
+  if (op == "MIN") {
+    return t->kind == 'f' ? "((" + acc + " <= " + value + " || isnan(" + acc + ")) ? " + acc +
+                                " : " + value + ")"
+                          : "(" + acc + " < " + value + " ? " + acc + " : " + value + ")";
+  }
+  return std::nullopt;
+}
+
+}  // namespace legate_fuse::codegen

@@ -1,0 +1,24 @@
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace legate_fuse::codegen {
+
+// C type of a Legate dtype name; nullopt when kernels do not support it (float16, complex...).
+std::optional<std::string> c_type(const std::string& dtype);
+
+// C expression computing `op` with NumPy's semantics (as cuPyNumeric's CPU kernels compute it)
+// on operands already converted to expressions; nullopt when the operation is not supported for
+// these dtypes. Floating-point results use the same C operations and libm functions.
+std::optional<std::string> c_expression(const std::string& op, const std::string& out_dtype,
+                                        const std::vector<std::string>& in_dtypes,
+                                        const std::vector<std::string>& operands);
+
+// Identity and combining step of a reduction in `dtype`; nullopt when unsupported.
+std::optional<std::string> reduction_identity(const std::string& op, const std::string& dtype);
+std::optional<std::string> reduction_combine(const std::string& op, const std::string& dtype,
+                                             const std::string& acc, const std::string& value);
+
+}  // namespace legate_fuse::codegen

@@ -1,0 +1,253 @@
+#include "codegen/c_renderer.h"
+
+#include <sstream>
+
+#include "codegen/c_ops.h"
+
+namespace legate_fuse::codegen {
+namespace {
+
+// NumPy's floor division and remainder for floating point (npy_divmod).
+const char* const kPrelude = R"(#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef struct legate_fuse_array {
+  char* data;
+  int64_t strides[8];
+} legate_fuse_array;
+
+#define LF_DIVMOD(T, SUFFIX)                                                        \
+  static inline T lf_floor_divide_##SUFFIX(T a, T b)                               \
+  {                                                                                 \
+    T mod = fmod##SUFFIX##_fn(a, b);                                                \
+    if (!b) return a / b;                                                           \
+    T div = (a - mod) / b;                                                          \
+    if (mod) {                                                                      \
+      if ((b < 0) != (mod < 0)) div -= 1;                                           \
+    }                                                                               \
+    T floordiv;                                                                     \
+    if (div) {                                                                      \
+      floordiv = floor##SUFFIX##_fn(div);                                           \
+      if (div - floordiv > (T)0.5) floordiv += 1;                                   \
+    } else {                                                                        \
+      floordiv = copysign##SUFFIX##_fn((T)0, a / b);                                \
+    }                                                                               \
+    return floordiv;                                                                \
+  }                                                                                 \
+  static inline T lf_remainder_##SUFFIX(T a, T b)                                  \
+  {                                                                                 \
+    T mod = fmod##SUFFIX##_fn(a, b);                                                \
+    if (!b) return mod;                                                             \
+    if (mod) {                                                                      \
+      if ((b < 0) != (mod < 0)) mod += b;                                           \
+    } else {                                                                        \
+      mod = copysign##SUFFIX##_fn((T)0, b);                                         \
+    }                                                                               \
+    return mod;                                                                     \
+  }
+#define fmodfloat64_fn fmod
+#define floorfloat64_fn floor
+#define copysignfloat64_fn copysign
+#define fmodfloat32_fn fmodf
+#define floorfloat32_fn floorf
+#define copysignfloat32_fn copysignf
+LF_DIVMOD(double, float64)
+LF_DIVMOD(float, float32)
+
+)";
+
+std::string require(const std::optional<std::string>& value, const std::string& what)
+{
+  if (!value) {
+    throw UnsupportedError("legate-fuse: no C rendering for " + what);
+  }
+  return *value;
+}
+
+class Renderer {
+ public:
+  explicit Renderer(const KernelSpec& spec) : spec_{spec} {}
+
+  std::string render()
+  {
+    std::ostringstream out;
+    out << kPrelude;
+    out << "void " << KERNEL_SYMBOL
+        << "(int32_t ndim, const int64_t* extents, const legate_fuse_array* arrays, "
+           "const void* scalars)\n{\n";
+    out << "  const char* scalar_bytes = (const char*)scalars;\n  (void)scalar_bytes;\n";
+    for (std::size_t k = 0; k < spec_.scalar_types.size(); ++k) {
+      const auto type = require(c_type(spec_.scalar_types[k]), spec_.scalar_types[k]);
+      out << "  " << type << " s" << k << ";\n  memcpy(&s" << k << ", scalar_bytes + " << 8 * k
+          << ", sizeof(s" << k << "));\n";
+    }
+    for (std::size_t r = 0; r < spec_.reductions.size(); ++r) {
+      const auto& red  = spec_.reductions[r];
+      const auto dtype = arg_dtype(red.arg);
+      out << "  " << ctype(dtype) << " acc" << r << " = "
+          << require(reduction_identity(red.op, dtype), red.op + " over " + dtype) << ";\n";
+    }
+    for (std::size_t a = 0; a < spec_.args.size(); ++a) {
+      if (is_value_input(a)) {
+        out << "  const " << ctype(spec_.args[a].dtype) << " in" << a << " = *(const "
+            << ctype(spec_.args[a].dtype) << "*)arrays[" << a << "].data;\n";
+      }
+    }
+    out << "  int64_t outer = 1;\n"
+           "  for (int32_t d = 0; d + 1 < ndim; ++d) outer *= extents[d];\n"
+           "  const int64_t inner = ndim > 0 ? extents[ndim - 1] : 1;\n"
+           "  int64_t index[8] = {0};\n"
+           "  for (int64_t o = 0; o < outer; ++o) {\n";
+    for (std::size_t a = 0; a < spec_.args.size(); ++a) {
+      out << "    char* p" << a << " = arrays[" << a << "].data;\n"
+          << "    const int64_t st" << a << " = ndim > 0 ? arrays[" << a
+          << "].strides[ndim - 1] : 0;\n";
+    }
+    out << "    for (int32_t d = 0; d + 1 < ndim; ++d) {\n";
+    for (std::size_t a = 0; a < spec_.args.size(); ++a) {
+      out << "      p" << a << " += index[d] * arrays[" << a << "].strides[d];\n";
+    }
+    out << "    }\n";
+    // Contiguous rows get typed indexing, which compilers vectorise; anything else strides.
+    out << "    if (" << contiguous_condition() << ") {\n";
+    body(out, true);
+    out << "    } else {\n";
+    body(out, false);
+    out << "    }\n"
+           "    for (int32_t d = ndim - 2; d >= 0; --d) {\n"
+           "      if (++index[d] < extents[d]) break;\n"
+           "      index[d] = 0;\n"
+           "    }\n"
+           "  }\n";
+    for (std::size_t r = 0; r < spec_.reductions.size(); ++r) {
+      const auto& red  = spec_.reductions[r];
+      const auto dtype = arg_dtype(red.arg);
+      const auto slot  = "(*(" + ctype(dtype) + "*)arrays[" + std::to_string(red.arg) + "].data)";
+      out << "  " << slot << " = "
+          << require(reduction_combine(red.op, dtype, slot, "acc" + std::to_string(r)), red.op)
+          << ";\n";
+    }
+    out << "}\n";
+    return out.str();
+  }
+
+ private:
+  [[nodiscard]] const std::string& arg_dtype(std::int32_t arg) const
+  {
+    return spec_.args.at(static_cast<std::size_t>(arg)).dtype;
+  }
+
+  [[nodiscard]] static std::string ctype(const std::string& dtype)
+  {
+    return require(c_type(dtype), "dtype " + dtype);
+  }
+
+  [[nodiscard]] bool is_value_input(std::size_t arg) const
+  {
+    return spec_.args[arg].value && spec_.args[arg].role == ArgSpec::Role::Input;
+  }
+
+  [[nodiscard]] bool strided(std::size_t arg) const
+  {
+    return spec_.args[arg].role != ArgSpec::Role::Reduction && !is_value_input(arg);
+  }
+
+  [[nodiscard]] std::string contiguous_condition() const
+  {
+    std::string condition = "1";
+    for (std::size_t a = 0; a < spec_.args.size(); ++a) {
+      if (strided(a)) {
+        condition += " && st" + std::to_string(a) + " == (int64_t)sizeof(" +
+                     ctype(spec_.args[a].dtype) + ")";
+      }
+    }
+    return condition;
+  }
+
+  [[nodiscard]] std::string element(std::size_t arg, bool contiguous) const
+  {
+    const auto type = ctype(spec_.args[arg].dtype);
+    const auto a    = std::to_string(arg);
+    if (contiguous) {
+      return "((" + type + "*)p" + a + ")[i]";
+    }
+    return "(*(" + type + "*)(p" + a + " + i * st" + a + "))";
+  }
+
+  [[nodiscard]] std::string operand(const Operand& op) const
+  {
+    switch (op.kind) {
+      case Operand::Kind::Arg:
+        return "in" + std::to_string(op.index);
+      case Operand::Kind::Register:
+        return "r" + std::to_string(op.index);
+      case Operand::Kind::Scalar:
+        return "s" + std::to_string(op.index);
+    }
+    return "?";
+  }
+
+  [[nodiscard]] std::string operand_dtype(const Operand& op) const
+  {
+    switch (op.kind) {
+      case Operand::Kind::Arg:
+        return arg_dtype(op.index);
+      case Operand::Kind::Register:
+        return spec_.nodes.at(static_cast<std::size_t>(op.index)).dtype;
+      case Operand::Kind::Scalar:
+        return spec_.scalar_types.at(static_cast<std::size_t>(op.index));
+    }
+    return "";
+  }
+
+  void body(std::ostringstream& out, bool contiguous) const
+  {
+    out << "      for (int64_t i = 0; i < inner; ++i) {\n";
+    for (std::size_t a = 0; a < spec_.args.size(); ++a) {
+      if (spec_.args[a].role == ArgSpec::Role::Input && !is_value_input(a)) {
+        out << "        const " << ctype(spec_.args[a].dtype) << " in" << a << " = "
+            << element(a, contiguous) << ";\n";
+      }
+    }
+    for (std::size_t n = 0; n < spec_.nodes.size(); ++n) {
+      const auto& node = spec_.nodes[n];
+      std::vector<std::string> operands, dtypes;
+      for (const auto& input : node.inputs) {
+        operands.push_back(operand(input));
+        dtypes.push_back(operand_dtype(input));
+      }
+      std::string what = node.op + " -> " + node.dtype + " (";
+      for (std::size_t k = 0; k < dtypes.size(); ++k) {
+        what += (k ? ", " : "") + dtypes[k];
+      }
+      what += ")";
+      out << "        const " << ctype(node.dtype) << " r" << n << " = "
+          << require(c_expression(node.op, node.dtype, dtypes, operands), what) << ";\n";
+    }
+    for (const auto& store : spec_.stores) {
+      out << "        " << element(static_cast<std::size_t>(store.arg), contiguous) << " = r"
+          << store.reg << ";\n";
+    }
+    for (std::size_t r = 0; r < spec_.reductions.size(); ++r) {
+      const auto& red  = spec_.reductions[r];
+      const auto acc   = "acc" + std::to_string(r);
+      const auto value = operand(red.value);
+      auto combined    = require(reduction_combine(red.op, arg_dtype(red.arg), acc, value), red.op);
+      if (red.mask.index >= 0) {
+        combined = "(" + operand(red.mask) + " ? " + combined + " : " + acc + ")";
+      }
+      out << "        " << acc << " = " << combined << ";\n";
+    }
+    out << "      }\n";
+  }
+
+  const KernelSpec& spec_;
+};
+
+}  // namespace
+
+std::string render_c(const KernelSpec& spec) { return Renderer{spec}.render(); }
+
+}  // namespace legate_fuse::codegen

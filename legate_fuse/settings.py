@@ -79,7 +79,7 @@ ENABLED = Setting(
     "1 intercepts cuPyNumeric's tasks and fuses them; 0 or unset changes nothing.",
 )
 WINDOW_SIZE = Setting(
-    "LEGATE_FUSE_WINDOW", 64, parse_window_size,
+    "LEGATE_FUSE_WINDOW", 256, parse_window_size,
     "Most tasks held back before the window is analysed and flushed. Held tasks keep the "
     "arrays they write alive, so a larger window needs more memory.",
 )

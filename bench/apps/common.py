@@ -11,7 +11,9 @@ import json
 import os
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
+
+State = TypeVar("State")
 
 
 def parse_args(description: str, size: int, iterations: int) -> argparse.Namespace:
@@ -24,6 +26,13 @@ def parse_args(description: str, size: int, iterations: int) -> argparse.Namespa
     return parser.parse_args()
 
 
+def peak_rss_mb() -> float:
+    """Peak resident memory of this process (Legate runs inside it), in MiB."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
 def fusion_stats() -> dict[str, Any] | None:
     if os.environ.get("LEGATE_FUSE", "0") in ("", "0"):
         return None
@@ -32,19 +41,20 @@ def fusion_stats() -> dict[str, Any] | None:
     return legate_fuse.stats()
 
 
-def timed(step: Callable[[], Any], sync: Callable[[Any], float], iterations: int,
-          warmup: int) -> tuple[float, float]:
-    """Seconds per iteration of `step`, measured up to the moment its result reached Python
-    (`sync` reads it back, so all submitted work is included). Returns (seconds, checksum)."""
-    result = None
+def timed(step: Callable[[State], State], state: State, sync: Callable[[State], float],
+          iterations: int, warmup: int) -> tuple[float, float]:
+    """Seconds per iteration of `step`, measured up to the moment the final state reached Python
+    (`sync` reads it back, so all submitted work is included). Each iteration's result feeds the
+    next, so every iteration's work is needed for the answer and none can be skipped.
+    Returns (seconds per iteration, checksum)."""
     for _ in range(warmup):
-        result = step()
+        state = step(state)
     if warmup:
-        sync(result)
+        sync(state)
     start = time.perf_counter()
     for _ in range(iterations):
-        result = step()
-    checksum = sync(result)
+        state = step(state)
+    checksum = sync(state)
     elapsed = time.perf_counter() - start
     return elapsed / max(iterations, 1), checksum
 
@@ -53,5 +63,5 @@ def report(app: str, size: int, iterations: int, seconds: float, checksum: float
            **extra: Any) -> None:
     payload = {"app": app, "size": size, "iterations": iterations,
                "seconds_per_iteration": seconds, "checksum": checksum,
-               "fusion": fusion_stats(), **extra}
+               "peak_rss_mb": peak_rss_mb(), "fusion": fusion_stats(), **extra}
     print("RESULT " + json.dumps(payload), flush=True)

@@ -1,7 +1,8 @@
 """A loop of small element-wise operations, where per-task overhead dominates.
 
     python bench/apps/small_ops.py --size 1000 --iterations 200
-Each iteration issues 8 element-wise tasks on arrays of `size` elements.
+Each iteration issues 8 element-wise tasks on arrays of `size` elements; its result is the
+next iteration's input.
 """
 
 from __future__ import annotations
@@ -43,8 +44,8 @@ def main() -> None:
 
     a = np.array(numpy.linspace(0.0, 1.0, args.size))
     b = np.array(numpy.linspace(1.0, 2.0, args.size))
-    seconds, checksum = timed(lambda: step(np, a, b), lambda c: float(c[0]), args.iterations,
-                              args.warmup)
+    seconds, checksum = timed(lambda x: step(np, x, b), a, lambda c: float(c[0]),
+                              args.iterations, args.warmup)
     report("small_ops", args.size, args.iterations, seconds, checksum,
            seconds_per_task=seconds / TASKS_PER_ITERATION)
 

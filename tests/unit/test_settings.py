@@ -7,7 +7,7 @@ from legate_fuse.settings import SettingError
 def test_defaults_when_nothing_is_set() -> None:
     config = settings.load({})
     assert (config.enabled, config.window_size, config.stats, config.log_level) == (
-        False, 64, False, "warning")
+        False, 256, False, "warning")
     assert config.c_compiler == "cc" and config.cache_dir.endswith("legate-fuse")
 
 

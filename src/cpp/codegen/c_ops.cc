@@ -102,11 +102,10 @@ std::optional<std::string> binary(const std::string& name, const std::string& ou
     if (const auto fn = functions.find(name); fn != functions.end()) {
       return call(libm(fn->second, in), x);
     }
-    if (name == "MAXIMUM")
-      return "((" + a + " >= " + b + " || isnan(" + a + ")) ? " + a + " : " + b + ")";
-    if (name == "MINIMUM")
-      return "((" + a + " <= " + b + " || isnan(" + a + ")) ? " + a + " : " + b + ")";
-    if (name == "FLOOR_DIVIDE") return call("lf_floor_divide_" + in, x);
+    // As cuPyNumeric computes them (std::max / std::min): a NaN in `b` is not propagated.
+    if (name == "MAXIMUM") return "(" + a + " < " + b + " ? " + b + " : " + a + ")";
+    if (name == "MINIMUM") return "(" + b + " < " + a + " ? " + b + " : " + a + ")";
+    if (name == "FLOOR_DIVIDE") return libm("floor", in) + "(" + a + " / " + b + ")";
     if (name == "MOD") return call("lf_remainder_" + in, x);
     return std::nullopt;
   }
@@ -162,14 +161,22 @@ std::optional<std::string> unary(const std::string& name, const std::string& out
         {"ARCTANH", "atanh"}, {"CBRT", "cbrt"},   {"FLOOR", "floor"},   {"CEIL", "ceil"},
         {"TRUNC", "trunc"},   {"RINT", "rint"}};
     if (const auto fn = functions.find(name); fn != functions.end()) {
-      return libm(fn->second, in) + "(" + a + ")";
+      const auto value = libm(fn->second, in) + "(" + a + ")";
+      // cuPyNumeric's float64 logarithms of negative numbers give a positive quiet NaN (the C
+      // library's is negative).
+      if (in == "float64" && (name == "LOG" || name == "LOG2" || name == "LOG10")) {
+        return "(" + a + " < 0 ? (" + type + ")NAN : " + value + ")";
+      }
+      return value;
     }
     if (name == "NEGATIVE") return "(-" + a + ")";
     if (name == "SQUARE") return "(" + a + " * " + a + ")";
-    if (name == "RECIPROCAL") return "((" + type + ")1 / " + a + ")";
+    // cuPyNumeric's reciprocal of zero is zero; its sign of NaN is zero.
+    if (name == "RECIPROCAL")
+      return "(" + a + " == 0 ? (" + type + ")0 : (" + type + ")1 / " + a + ")";
     if (name == "SIGN") {
-      return "(" + a + " > 0 ? (" + type + ")1 : (" + a + " < 0 ? (" + type + ")-1 : (" + a +
-             " == 0 ? (" + type + ")0 : " + a + ")))";
+      return "(" + a + " > 0 ? (" + type + ")1 : (" + a + " < 0 ? (" + type + ")-1 : (" + type +
+             ")0))";
     }
     return std::nullopt;
   }
@@ -203,7 +210,19 @@ std::optional<std::string> conversion(const std::string& mode, const std::string
   if (out == "bool") {
     return "(" + value + " != 0)";
   }
-  return "((" + std::string(info(out)->c_name) + ")" + value + ")";
+  const TypeInfo* to = info(out);
+  if (from->kind == 'f' && to->kind == 'u') {
+    // Floating point to unsigned as generic x86-64 code does it (through a signed 64-bit
+    // conversion), which is what cuPyNumeric's kernels compute; a direct conversion
+    // instruction would saturate out-of-range values instead.
+    if (out == "uint64") {
+      return "(" + value + " < 9223372036854775808.0 ? (uint64_t)(int64_t)" + value +
+             " : ((uint64_t)(int64_t)(" + value +
+             " - 9223372036854775808.0) ^ 0x8000000000000000ULL))";
+    }
+    return "((" + std::string(to->c_name) + ")(int64_t)" + value + ")";
+  }
+  return "((" + std::string(to->c_name) + ")" + value + ")";
 }
 
 }  // namespace
@@ -282,16 +301,9 @@ std::optional<std::string> reduction_combine(const std::string& op, const std::s
     return is_integer(t) ? wrap(t, acc, "+", value) : "(" + acc + " + " + value + ")";
   if (op == "PROD")
     return is_integer(t) ? wrap(t, acc, "*", value) : "(" + acc + " * " + value + ")";
-  if (op == "MAX") {
-    return t->kind == 'f' ? "((" + acc + " >= " + value + " || isnan(" + acc + ")) ? " + acc +
-                                " : " + value + ")"
-                          : "(" + acc + " > " + value + " ? " + acc + " : " + value + ")";
-  }
-  if (op == "MIN") {
-    return t->kind == 'f' ? "((" + acc + " <= " + value + " || isnan(" + acc + ")) ? " + acc +
-                                " : " + value + ")"
-                          : "(" + acc + " < " + value + " ? " + acc + " : " + value + ")";
-  }
+  // As Legate's and cuPyNumeric's max/min reductions (std::max / std::min): NaN is skipped.
+  if (op == "MAX") return "(" + acc + " < " + value + " ? " + value + " : " + acc + ")";
+  if (op == "MIN") return "(" + value + " < " + acc + " ? " + value + " : " + acc + ")";
   return std::nullopt;
 }
 

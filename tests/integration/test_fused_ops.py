@@ -1,0 +1,185 @@
+"""Every lifted operation, fused in a chain, equals fusion off bit for bit, over its dtypes and
+the values where semantics differ (NaN, infinities, zeros of both signs, extremes)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import cupynumeric as cn
+import numpy
+import pytest
+
+import legate_fuse
+from legate_fuse.session import Session
+
+FLOATS = ("float64", "float32")
+INTS = ("int64", "int32", "int16", "int8", "uint64", "uint32", "uint8")
+
+
+def special_values(dtype: str, n: int = 64) -> numpy.ndarray:
+    rng = numpy.random.default_rng(abs(hash(dtype)) % 2**32)
+    kind = numpy.dtype(dtype).kind
+    if kind == "f":
+        specials = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 2.5, -2.5, numpy.nan, -numpy.nan,
+                    numpy.inf, -numpy.inf, 1e-300, -1e-300, 1e300, 3.0, -7.0, 1e-8]
+        values = numpy.concatenate([specials, rng.normal(0, 10, n - len(specials))])
+    elif kind == "b":
+        values = rng.integers(0, 2, n).astype(bool)
+    else:
+        info = numpy.iinfo(dtype)
+        specials = [0, 1, info.max, info.min, info.max - 1, 7, 3]
+        if info.min < 0:
+            specials += [-1, -7, info.min + 1]
+        values = numpy.concatenate([specials, rng.integers(max(info.min, -100),
+                                                           min(info.max, 100), n - len(specials))])
+    return numpy.asarray(values).astype(dtype)
+
+
+def fused_and_unfused(session: Session, program: Callable[..., Any],
+                      *inputs: numpy.ndarray) -> tuple[numpy.ndarray, numpy.ndarray, int]:
+    arrays = [cn.array(x) for x in inputs]
+    legate_fuse.flush()
+    before = session.stats.fused_launches
+    fused = numpy.asarray(program(*arrays))
+    launches = session.stats.fused_launches - before
+    legate_fuse.disable()
+    try:
+        unfused = numpy.asarray(program(*arrays))
+    finally:
+        legate_fuse.enable()
+    return fused, unfused, launches
+
+
+def assert_same_bits(fused: numpy.ndarray, unfused: numpy.ndarray) -> None:
+    assert fused.dtype == unfused.dtype
+    if fused.tobytes() != unfused.tobytes():
+        different = [i for i in range(len(fused))
+                     if fused[i:i + 1].tobytes() != unfused[i:i + 1].tobytes()]
+        raise AssertionError(f"{len(different)} elements differ, e.g. at {different[:5]}: "
+                             f"fused {fused[different[:5]]} unfused {unfused[different[:5]]}")
+
+
+UNARY_FLOAT = ["absolute", "negative", "positive", "sqrt", "exp", "exp2", "expm1", "log", "log2",
+               "log10", "log1p", "sin", "cos", "tan", "arcsin", "arccos", "arctan", "sinh",
+               "cosh", "tanh", "arcsinh", "arccosh", "arctanh", "cbrt", "floor", "ceil", "trunc",
+               "rint", "square", "reciprocal", "sign", "isnan", "isinf", "isfinite", "signbit",
+               "logical_not"]
+UNARY_INT = ["absolute", "negative", "positive", "square", "sign", "invert", "logical_not"]
+# cuPyNumeric computes these through float16 for one-byte integers (not fused): wider only.
+UNARY_INT_WIDE = ["isnan", "isinf", "isfinite"]
+BINARY_FLOAT = ["add", "subtract", "multiply", "divide", "power", "arctan2", "hypot", "copysign",
+                "fmod", "maximum", "minimum", "floor_divide", "remainder", "equal", "not_equal",
+                "less", "less_equal", "greater", "greater_equal", "logical_and", "logical_or",
+                "logical_xor"]
+BINARY_INT = ["add", "subtract", "multiply", "maximum", "minimum", "bitwise_and", "bitwise_or",
+              "bitwise_xor", "equal", "not_equal", "less", "greater_equal", "logical_and",
+              "logical_xor"]
+
+
+def cases(ops: list[str], dtypes: tuple[str, ...]) -> list[Any]:
+    return [pytest.param(op, dtype, id=f"{op}-{dtype}") for op in ops for dtype in dtypes]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize(("op", "dtype"), cases(UNARY_FLOAT, FLOATS) + cases(UNARY_INT, INTS)
+                         + cases(UNARY_INT_WIDE, ("int64", "int32", "int16", "uint64", "uint32")))
+def test_unary_op_in_a_chain(session: Session, op: str, dtype: str) -> None:
+    fn = getattr(cn, op)
+
+    def program(a: Any) -> Any:
+        b = a + a  # fused producer
+        c = fn(b)
+        return fn(c) if c.dtype == b.dtype else c  # and a fused consumer
+
+    fused, unfused, launches = fused_and_unfused(session, program, special_values(dtype))
+    assert launches >= 1
+    assert_same_bits(fused, unfused)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize(("op", "dtype"), cases(BINARY_FLOAT, FLOATS) + cases(BINARY_INT, INTS))
+def test_binary_op_in_a_chain(session: Session, op: str, dtype: str) -> None:
+    fn = getattr(cn, op)
+    x = special_values(dtype)
+    y = numpy.roll(special_values(dtype), 5)
+
+    def program(a: Any, b: Any) -> Any:
+        return fn(a * 1, b)  # a fused producer
+
+    fused, unfused, launches = fused_and_unfused(session, program, x, y)
+    assert launches >= 1
+    assert_same_bits(fused, unfused)
+
+
+@pytest.mark.parametrize(("src", "dst"), [(s, d) for s in FLOATS + INTS + ("bool",)
+                                          for d in FLOATS + INTS + ("bool",) if s != d])
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_conversion_in_a_chain(session: Session, src: str, dst: str) -> None:
+    values = special_values(src)
+    if numpy.dtype(src).kind == "f" and numpy.dtype(dst).kind in "iu":
+        values = numpy.nan_to_num(values, nan=0.0, posinf=0.0, neginf=0.0)  # undefined in C
+        values = numpy.clip(values, -100, 100).astype(src)
+
+    def program(a: Any) -> Any:
+        return (a * 1 if a.dtype != bool else a).astype(dst)
+
+    fused, unfused, _ = fused_and_unfused(session, program, values)
+    assert_same_bits(fused, unfused)
+
+
+def test_where_fill_and_copy(session: Session) -> None:
+    def program(a: Any, b: Any) -> Any:
+        c = cn.where(a > b, a * 2.0, b - 1.0)
+        d = cn.zeros_like(c)
+        d[:] = c + 1.0
+        return d
+
+    x, y = special_values("float64"), numpy.roll(special_values("float64"), 3)
+    fused, unfused, launches = fused_and_unfused(session, program, x, y)
+    assert launches >= 1
+    assert_same_bits(fused, unfused)
+
+
+REDUCTIONS = ["sum", "prod", "max", "min", "all", "any"]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize(("op", "dtype"), cases(REDUCTIONS, ("float64", "float32", "int64",
+                                                             "int32")))
+@pytest.mark.parametrize("masked", [False, True])
+def test_reduction_fused_with_its_producer(session: Session, op: str, dtype: str,
+                                           masked: bool) -> None:
+    fn = getattr(cn, op)
+    values = special_values(dtype)
+    if numpy.dtype(dtype).kind == "f":
+        values = values[numpy.isfinite(values)]  # NaN handling is tested separately below
+        values = numpy.clip(values, -3, 3).astype(dtype)
+
+    def program(a: Any) -> Any:
+        b = a * 1 + a * 0
+        return fn(b, where=b > 0) if masked and op not in ("all", "any") else fn(b)
+
+    fused, unfused, launches = fused_and_unfused(session, program, values)
+    assert launches >= 1
+    rtol = 1e-12 if dtype == "float64" else 1e-5
+    if fused.dtype.kind == "f":
+        numpy.testing.assert_allclose(fused, unfused, rtol=rtol)
+    else:
+        assert fused == unfused
+
+
+@pytest.mark.parametrize("op", ["sum", "max", "min", "prod"])
+def test_reductions_over_nan_and_infinities(session: Session, op: str) -> None:
+    values = numpy.array([1.0, numpy.inf, -2.0, numpy.nan, 3.0, -numpy.inf, 0.0, -0.0])
+    for data in (values, values[numpy.isfinite(values) | numpy.isinf(values)]):
+        fused, unfused, _ = fused_and_unfused(session, lambda a: getattr(cn, op)(a + 0.0), data)
+        assert_same_bits(fused.reshape(1), unfused.reshape(1))
+
+
+def test_dot_fused_with_its_producers(session: Session) -> None:
+    x, y = numpy.linspace(-1, 1, 1000), numpy.linspace(2, 3, 1000)
+    fused, unfused, launches = fused_and_unfused(session, lambda a, b: cn.dot(a * 2.0, b + 1.0),
+                                                 x, y)
+    assert launches >= 1
+    numpy.testing.assert_allclose(fused, unfused, rtol=1e-12)

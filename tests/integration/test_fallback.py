@@ -1,0 +1,118 @@
+"""Any failure of kernel generation, compilation or loading runs the group unfused, with one
+clear warning, and the program's results are unchanged. Each case runs in a fresh process."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from .test_activation import run
+
+PROGRAM = """
+import json, numpy, cupynumeric as np, legate_fuse
+a = np.array(numpy.linspace(0.0, 1.0, 1000))
+b = np.array(numpy.linspace(1.0, 2.0, 1000))
+total = 0.0
+for _ in range(3):
+    d = a * 2.0 + b * 3.0 - a / 4.0
+    total += float(np.sum(d * d))
+print("RESULT " + json.dumps({"total": total, "stats": legate_fuse.stats()}))
+"""
+
+
+def expected_total() -> float:
+    import numpy
+
+    a, b = numpy.linspace(0.0, 1.0, 1000), numpy.linspace(1.0, 2.0, 1000)
+    d = a * 2.0 + b * 3.0 - a / 4.0
+    return 3 * float(numpy.sum(d * d))
+
+
+def run_program(**env: str) -> tuple[dict[str, object], list[str]]:
+    """The program's report and its warnings (each with the lines that follow it)."""
+    result = run([sys.executable, "-c", PROGRAM], LEGATE_FUSE="1", **env)
+    assert result.returncode == 0, result.stderr[-3000:]
+    line = next(ln for ln in result.stdout.splitlines() if ln.startswith("RESULT "))
+    warnings = ["legate-fuse: WARNING" + part
+                for part in result.stderr.split("legate-fuse: WARNING")[1:]]
+    return json.loads(line[len("RESULT "):]), warnings
+
+
+def assert_correct(report: dict[str, object]) -> None:
+    total = report["total"]
+    assert isinstance(total, float)
+    assert abs(total - expected_total()) <= 1e-12 * expected_total()
+
+
+def test_works_with_a_fresh_cache(tmp_path: Path) -> None:
+    report, warnings = run_program(LEGATE_FUSE_CACHE_DIR=str(tmp_path))
+    assert_correct(report)
+    assert warnings == []
+    stats = report["stats"]
+    assert isinstance(stats, dict) and stats["fused_launches"] >= 3
+    assert stats["kernel_cache_hits"] == 0 and stats["compile_seconds"] > 0
+
+
+def test_second_run_compiles_nothing(tmp_path: Path) -> None:
+    run_program(LEGATE_FUSE_CACHE_DIR=str(tmp_path))
+    report, warnings = run_program(LEGATE_FUSE_CACHE_DIR=str(tmp_path))
+    assert_correct(report)
+    stats = report["stats"]
+    assert isinstance(stats, dict)
+    assert stats["compile_seconds"] == 0 and stats["kernel_cache_hits"] >= 1
+    assert warnings == []
+
+
+def fake_compiler(directory: Path, body: str) -> str:
+    directory.mkdir()
+    script = directory / "cc"
+    script.write_text(f"#!/bin/sh\n{body}\n")
+    script.chmod(0o755)
+    return str(script)
+
+
+@pytest.mark.parametrize("case", ["missing", "failing", "broken_output"])
+def test_compiler_failures_fall_back_with_one_warning(tmp_path: Path, case: str) -> None:
+    compilers = {
+        "missing": str(tmp_path / "no-such-compiler"),
+        "failing": fake_compiler(tmp_path / "failing", 'echo "kernel.c:1: error: injected failure" >&2; '
+                                           "exit 1"),
+        # Exits 0 but writes garbage where the shared object should be.
+        "broken_output": fake_compiler(
+            tmp_path / "broken", 'for a; do case "$prev" in -o) echo garbage > "$a";; esac; prev="$a"; '
+                      "done; exit 0"),
+    }
+    report, warnings = run_program(CC=compilers[case], LEGATE_FUSE_CACHE_DIR=str(tmp_path / "c"))
+    assert_correct(report)
+    assert len(warnings) == 1, warnings
+    assert "running them unfused" in warnings[0]
+    if case == "failing":
+        assert "injected failure" in warnings[0]
+    stats = report["stats"]
+    assert isinstance(stats, dict) and stats["fused_launches"] == 0
+
+
+def test_unwritable_cache_falls_back(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    report, warnings = run_program(LEGATE_FUSE_CACHE_DIR=str(blocker / "cache"))
+    assert_correct(report)
+    assert len(warnings) == 1 and "kernel cache" in warnings[0]
+
+
+def test_corrupt_cache_entries_are_rebuilt(tmp_path: Path) -> None:
+    run_program(LEGATE_FUSE_CACHE_DIR=str(tmp_path))
+    entries = list((tmp_path / "kernels").glob("*.so"))
+    assert entries
+    for entry in entries:  # truncate every cached kernel
+        entry.write_bytes(entry.read_bytes()[:100])
+    report, warnings = run_program(LEGATE_FUSE_CACHE_DIR=str(tmp_path))
+    assert_correct(report)
+    assert warnings == []
+    stats = report["stats"]
+    assert isinstance(stats, dict) and stats["fused_launches"] >= 3
+    assert all(os.path.getsize(e) > 1000 for e in entries)

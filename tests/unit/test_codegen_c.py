@@ -1,0 +1,198 @@
+"""Generated C kernels, compiled and run on NumPy buffers through cffi, without Legate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy
+import pytest
+from cffi import FFI
+
+from legate_fuse import _core
+from legate_fuse.compiler import KernelCompiler
+from legate_fuse.kernel_spec import ARG, NO_OPERAND, REGISTER, KernelSpec
+
+IN, OUT, RED = 0, 1, 2
+
+ffi = FFI()
+ffi.cdef("""
+typedef struct legate_fuse_array { char* data; int64_t strides[8]; } legate_fuse_array;
+void legate_fuse_kernel(int32_t ndim, const int64_t* extents, const legate_fuse_array* arrays,
+                        const void* scalars);
+""")
+
+
+@pytest.fixture(scope="module")
+def compiler(tmp_path_factory: pytest.TempPathFactory) -> KernelCompiler:
+    return KernelCompiler(tmp_path_factory.mktemp("kernels"))
+
+
+def run(compiler: KernelCompiler, spec: KernelSpec, arrays: list[numpy.ndarray],
+        extents: tuple[int, ...]) -> None:
+    """Runs the kernel of `spec` over `extents` on NumPy arrays (views keep their strides;
+    a 0-d array is a single element)."""
+    library = ffi.dlopen(str(compiler.build(spec.render_c())))
+    described = ffi.new("legate_fuse_array[]", len(arrays))
+    for slot, array in zip(described, arrays, strict=True):
+        slot.data = ffi.cast("char*", array.ctypes.data)
+        for d, stride in enumerate(array.strides):
+            slot.strides[d] = stride
+    library.legate_fuse_kernel(len(extents), ffi.new("int64_t[]", extents), described, ffi.NULL)
+
+
+def unary_spec(op: str, dtype: str, out_dtype: str | None = None) -> KernelSpec:
+    out_dtype = out_dtype or dtype
+    return KernelSpec(args=((IN, dtype, False), (OUT, out_dtype, False)), scalar_types=(),
+                      nodes=((op, out_dtype, ((ARG, 0),)),), stores=((1, 0),), reductions=())
+
+
+def binary_spec(op: str, dtype: str, out_dtype: str | None = None) -> KernelSpec:
+    out_dtype = out_dtype or dtype
+    return KernelSpec(args=((IN, dtype, False), (IN, dtype, False), (OUT, out_dtype, False)),
+                      scalar_types=(), nodes=((op, out_dtype, ((ARG, 0), (ARG, 1))),),
+                      stores=((2, 0),), reductions=())
+
+
+def ordinary(dtype: str, n: int = 257, positive: bool = False) -> numpy.ndarray:
+    rng = numpy.random.default_rng(3)
+    values = rng.uniform(0.1 if positive else -4, 4, n)
+    return values.astype(dtype)
+
+
+EXACT_UNARY = {"NEGATIVE": numpy.negative, "ABSOLUTE": numpy.absolute, "SQRT": numpy.sqrt,
+               "FLOOR": numpy.floor, "CEIL": numpy.ceil, "TRUNC": numpy.trunc,
+               "RINT": numpy.rint, "SQUARE": numpy.square, "COPY": numpy.copy}
+LIBM_UNARY = {"EXP": numpy.exp, "LOG": numpy.log, "SIN": numpy.sin, "COS": numpy.cos,
+              "TANH": numpy.tanh, "EXPM1": numpy.expm1, "LOG1P": numpy.log1p,
+              "ARCTAN": numpy.arctan, "CBRT": numpy.cbrt}
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("op", sorted(EXACT_UNARY))
+def test_exact_unary_ops_equal_numpy_bitwise(compiler: KernelCompiler, op: str,
+                                             dtype: str) -> None:
+    x = ordinary(dtype, positive=op == "SQRT")
+    out = numpy.zeros_like(x)
+    run(compiler, unary_spec(f"UNARY_OP.{op}", dtype), [x, out], x.shape)
+    assert out.tobytes() == EXACT_UNARY[op](x).tobytes()
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("op", sorted(LIBM_UNARY))
+def test_libm_unary_ops_equal_numpy_within_ulps(compiler: KernelCompiler, op: str,
+                                                dtype: str) -> None:
+    # NumPy has its own vectorised implementations; the kernels call the C library, as
+    # cuPyNumeric's do. Both are within a few units in the last place of the exact value.
+    x = ordinary(dtype, positive=op in ("LOG", "LOG1P"))
+    out = numpy.zeros_like(x)
+    run(compiler, unary_spec(f"UNARY_OP.{op}", dtype), [x, out], x.shape)
+    numpy.testing.assert_array_max_ulp(out, LIBM_UNARY[op](x), maxulp=4)
+
+
+EXACT_BINARY = {"ADD": numpy.add, "SUBTRACT": numpy.subtract, "MULTIPLY": numpy.multiply,
+                "DIVIDE": numpy.divide, "MAXIMUM": numpy.maximum, "MINIMUM": numpy.minimum,
+                "COPYSIGN": numpy.copysign, "FMOD": numpy.fmod, "MOD": numpy.remainder}
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+@pytest.mark.parametrize("op", sorted(EXACT_BINARY))
+def test_exact_binary_ops_equal_numpy_bitwise(compiler: KernelCompiler, op: str,
+                                              dtype: str) -> None:
+    x, y = ordinary(dtype), numpy.roll(ordinary(dtype), 7)
+    out = numpy.zeros_like(x)
+    run(compiler, binary_spec(f"BINARY_OP.{op}", dtype), [x, y, out], x.shape)
+    assert out.tobytes() == EXACT_BINARY[op](x, y).tobytes()
+
+
+@pytest.mark.parametrize("op", ["EQUAL", "NOT_EQUAL", "LESS", "LESS_EQUAL", "GREATER",
+                                "GREATER_EQUAL", "LOGICAL_AND", "LOGICAL_OR", "LOGICAL_XOR"])
+@pytest.mark.parametrize("dtype", ["float64", "int32"])
+def test_comparisons_give_bools(compiler: KernelCompiler, op: str, dtype: str) -> None:
+    x = numpy.array([0, 1, 2, 3, -1, 2, 0, 5], dtype=dtype)
+    y = numpy.array([0, 2, 2, 1, -1, 0, 1, 5], dtype=dtype)
+    out = numpy.zeros(x.shape, dtype=bool)
+    run(compiler, binary_spec(f"BINARY_OP.{op}", dtype, "bool"), [x, y, out], x.shape)
+    numpy.testing.assert_array_equal(out, getattr(numpy, op.lower())(x, y))
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "int8", "uint8", "uint64"])
+@pytest.mark.parametrize("op", ["ADD", "SUBTRACT", "MULTIPLY"])
+def test_integer_arithmetic_wraps_around_as_numpy(compiler: KernelCompiler, op: str,
+                                                  dtype: str) -> None:
+    info = numpy.iinfo(dtype)
+    x = numpy.array([info.max, info.min, info.max, 7, 0], dtype=dtype)
+    y = numpy.array([1, 1, info.max, 3, 1], dtype=dtype)
+    out = numpy.zeros_like(x)
+    run(compiler, binary_spec(f"BINARY_OP.{op}", dtype), [x, y, out], x.shape)
+    with numpy.errstate(over="ignore"):
+        numpy.testing.assert_array_equal(out, getattr(numpy, op.lower())(x, y))
+
+
+def test_chain_with_strided_broadcast_and_value_arguments(compiler: KernelCompiler) -> None:
+    # out = (grid_view * row) + scalar over a 2-D strided view: three loads, two registers.
+    spec = KernelSpec(
+        args=((IN, "float64", False), (IN, "float64", False), (IN, "float64", True),
+              (OUT, "float64", False)),
+        scalar_types=(),
+        nodes=(("BINARY_OP.MULTIPLY", "float64", ((ARG, 0), (ARG, 1))),
+               ("BINARY_OP.ADD", "float64", ((REGISTER, 0), (ARG, 2)))),
+        stores=((3, 1),), reductions=())
+    grid = numpy.arange(60.0).reshape(6, 10)
+    view = grid[1:5, 2:9:2]  # non-contiguous rows and columns
+    row = numpy.broadcast_to(numpy.array([1.0, -1.0, 2.0, 0.5]), view.shape)  # stride 0
+    scalar = numpy.array(100.0)
+    out = numpy.zeros((4, 4))
+    run(compiler, spec, [view, row, scalar, out], view.shape)
+    assert out.tobytes() == (view * row + 100.0).tobytes()
+
+
+@pytest.mark.parametrize(("op", "identity"), [("SUM", 0.0), ("PROD", 1.0), ("MAX", -numpy.inf),
+                                              ("MIN", numpy.inf)])
+def test_reduction_folds_into_the_instance(compiler: KernelCompiler, op: str,
+                                           identity: float) -> None:
+    spec = KernelSpec(
+        args=((IN, "float64", False), (IN, "bool", False), (RED, "float64", True)),
+        scalar_types=(),
+        nodes=(("BINARY_OP.MULTIPLY", "float64", ((ARG, 0), (ARG, 0))),),
+        stores=(), reductions=((2, op, (REGISTER, 0), NO_OPERAND),))
+    x = numpy.linspace(0.5, 1.5, 101)
+    mask = numpy.ones(101, dtype=bool)
+    target = numpy.array(identity)  # the reduction instance starts at the identity
+    run(compiler, spec, [x, mask, target], x.shape)
+    reduce = {"SUM": numpy.sum, "PROD": numpy.prod, "MAX": numpy.max, "MIN": numpy.min}[op]
+    numpy.testing.assert_allclose(target, reduce(x * x), rtol=1e-12)
+
+
+def test_masked_reduction_skips_masked_elements(compiler: KernelCompiler) -> None:
+    spec = KernelSpec(
+        args=((IN, "float64", False), (IN, "bool", False), (RED, "float64", True)),
+        scalar_types=(), nodes=(), stores=(),
+        reductions=((2, "SUM", (ARG, 0), (ARG, 1)),))
+    x = numpy.arange(10.0)
+    mask = x % 3 == 0
+    target = numpy.array(0.0)
+    run(compiler, spec, [x, mask, target], x.shape)
+    assert float(target) == float(x[mask].sum())
+
+
+def test_zero_dimensional_launch(compiler: KernelCompiler) -> None:
+    x, out = numpy.array(3.0), numpy.array(0.0)
+    run(compiler, unary_spec("UNARY_OP.SQRT", "float64"), [x, out], ())
+    assert float(out) == numpy.sqrt(3.0)
+
+
+def test_unsupported_operation_is_reported() -> None:
+    with pytest.raises(_core.UnsupportedError, match="no C rendering for"):
+        unary_spec("UNARY_OP.SQRT", "complex64").render_c()
+    assert not _core.c_supports("BINARY_OP.POWER", "int64", ["int64", "int64"])
+
+
+def test_source_is_cached_on_disk_and_in_memory(tmp_path: Path) -> None:
+    compiler = KernelCompiler(tmp_path)
+    source = unary_spec("UNARY_OP.NEGATIVE", "float64").render_c()
+    first = compiler.build(source)
+    assert compiler.compiled == 1 and first.exists()
+    again = KernelCompiler(tmp_path)  # a new process: found on disk
+    assert again.build(source) == first and again.compiled == 0 and again.cache_hits == 1
+
+

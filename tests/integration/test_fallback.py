@@ -79,12 +79,12 @@ def fake_compiler(directory: Path, body: str) -> str:
 def test_compiler_failures_fall_back_with_one_warning(tmp_path: Path, case: str) -> None:
     compilers = {
         "missing": str(tmp_path / "no-such-compiler"),
-        "failing": fake_compiler(tmp_path / "failing", 'echo "kernel.c:1: error: injected failure" >&2; '
-                                           "exit 1"),
+        "failing": fake_compiler(
+            tmp_path / "failing", 'echo "kernel.c:1: error: injected failure" >&2; exit 1'),
         # Exits 0 but writes garbage where the shared object should be.
         "broken_output": fake_compiler(
-            tmp_path / "broken", 'for a; do case "$prev" in -o) echo garbage > "$a";; esac; prev="$a"; '
-                      "done; exit 0"),
+            tmp_path / "broken",
+            'for a; do case "$prev" in -o) echo garbage > "$a";; esac; prev="$a"; done'),
     }
     report, warnings = run_program(CC=compilers[case], LEGATE_FUSE_CACHE_DIR=str(tmp_path / "c"))
     assert_correct(report)

@@ -1,10 +1,11 @@
-"""C source to a loadable kernel: the system C compiler and an on-disk cache.
+"""Kernel sources to loadable kernels, through an on-disk cache shared by all processes.
 
 The cache key is a list of named parts, each hashed and logged at debug level so that a miss
-can be explained: the source, the compiler and its version, the flags, the machine (kernels are
-built with -march=native) and the format version (kernel ABI and renderer versions). Entries
-are written atomically (compile to a temporary name, then rename), so concurrent processes can
-share the folder; a corrupt or truncated entry is detected when loaded and rebuilt.
+can be explained: the source, the compiler and its version, the flags, the target (the CPU for
+-march=native, the GPU architecture for PTX) and the format version (kernel ABI and renderer
+versions). Entries are written atomically (produced under a temporary name, then renamed), so
+concurrent processes can share the folder; a corrupt or truncated entry is detected when loaded
+and rebuilt.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -30,11 +32,11 @@ FLAGS = ("-O3", "-march=native", "-fPIC", "-shared", "-std=c11",
          # a*b+c into one fused multiply-add, no fast-math.
          "-ffp-contract=off", "-fno-fast-math")
 LIBRARIES = ("-lm",)
-FORMAT_VERSION = f"abi{_core.KERNEL_ABI_VERSION}-c{_core.C_RENDERER_VERSION}"
+C_FORMAT = f"abi{_core.KERNEL_ABI_VERSION}-c{_core.C_RENDERER_VERSION}"
 
 
 class CompileError(RuntimeError):
-    """The C compiler failed; the message carries its log."""
+    """A compiler failed; the message carries its log."""
 
 
 @cache
@@ -60,50 +62,50 @@ def machine_identity() -> str:
     return f"{platform.machine()} {hashlib.sha256(model.encode()).hexdigest()[:16]}"
 
 
-def cache_key(source: str, compiler: str) -> tuple[str, dict[str, str]]:
-    parts = {
-        "source": source,
-        "compiler": compiler_identity(compiler),
-        "flags": " ".join(FLAGS + LIBRARIES),
-        "machine": machine_identity(),
-        "format": FORMAT_VERSION,
-    }
+def cache_key(parts: dict[str, str]) -> tuple[str, dict[str, str]]:
     digests = {name: hashlib.sha256(v.encode()).hexdigest()[:16] for name, v in parts.items()}
     key = hashlib.sha256("|".join(f"{n}={d}" for n, d in digests.items()).encode()).hexdigest()
     return key[:32], digests
 
 
+# Writes the kernel built from a source into the given path, or raises CompileError.
+Producer = Callable[[str, Path], None]
+
+
 @dataclass
-class KernelCompiler:
+class KernelCache:
+    """Sources to kernel files, from memory, from disk, or produced now."""
+
     cache_dir: Path
-    compiler: str = "cc"
+    suffix: str
+    identity: Callable[[], dict[str, str]]  # key parts other than the source
+    produce: Producer
     compile_seconds: float = 0.0
     cache_hits: int = 0
     compiled: int = 0
     _memory: dict[str, Path] = field(default_factory=dict)
 
     def build(self, source: str) -> Path:
-        """The shared object of `source`, from memory, from disk, or compiled now."""
         known = self._memory.get(source)
         if known is not None:
             return known
-        key, digests = cache_key(source, self.compiler)
-        target = self.cache_dir / f"{key}.so"
+        key, digests = cache_key({"source": source, **self.identity()})
+        target = self.cache_dir / f"{key}{self.suffix}"
         if target.exists():
             self.cache_hits += 1
             logger.debug("kernel cache hit %s (%s)", key, digests)
         else:
             logger.debug("kernel cache miss %s (%s)", key, digests)
-            self._compile(source, target)
+            self._produce(source, target)
         self._memory[source] = target
         return target
 
     def forget(self, source: str, target: Path) -> None:
-        """Drops an entry that failed to load, so that the next build recompiles it."""
+        """Drops an entry that failed to load, so that the next build produces it again."""
         self._memory.pop(source, None)
         target.unlink(missing_ok=True)
 
-    def _compile(self, source: str, target: Path) -> None:
+    def _produce(self, source: str, target: Path) -> None:
         try:
             self.cache_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -112,16 +114,8 @@ class KernelCompiler:
         start = time.perf_counter()
         try:
             with tempfile.TemporaryDirectory(dir=self.cache_dir, prefix=".build-") as scratch:
-                c_file = Path(scratch) / "kernel.c"
-                c_file.write_text(source)
-                partial = Path(scratch) / "kernel.so"
-                command = [self.compiler, *FLAGS, "-o", str(partial), str(c_file), *LIBRARIES]
-                result = subprocess.run(command, capture_output=True, text=True, timeout=600)
-                if result.returncode != 0:
-                    raise CompileError(
-                        f"{' '.join(command)} failed ({result.returncode}):\n"
-                        f"{result.stderr.strip()}"
-                    )
+                partial = Path(scratch) / f"kernel{self.suffix}"
+                self.produce(source, partial)
                 os.replace(partial, target)  # atomic: readers see no entry or a whole one
         except OSError as error:
             message = f"cannot write the kernel cache {self.cache_dir}: {error}"
@@ -129,3 +123,26 @@ class KernelCompiler:
         finally:
             self.compile_seconds += time.perf_counter() - start
         self.compiled += 1
+
+
+def c_producer(compiler: str) -> Producer:
+    def produce(source: str, output: Path) -> None:
+        c_file = output.with_suffix(".c")
+        c_file.write_text(source)
+        command = [compiler, *FLAGS, "-o", str(output), str(c_file), *LIBRARIES]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+        if result.returncode != 0:
+            raise CompileError(f"{' '.join(command)} failed ({result.returncode}):\n"
+                               f"{result.stderr.strip()}")
+
+    return produce
+
+
+def KernelCompiler(cache_dir: Path, compiler: str = "cc") -> KernelCache:
+    """The cache of CPU kernels: C compiled with the system compiler into shared objects."""
+
+    def identity() -> dict[str, str]:
+        return {"compiler": compiler_identity(compiler), "flags": " ".join(FLAGS + LIBRARIES),
+                "machine": machine_identity(), "format": C_FORMAT}
+
+    return KernelCache(Path(cache_dir), ".so", identity, c_producer(compiler))

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from legate_fuse import _core, _tasks
-from legate_fuse.compiler import CompileError, KernelCompiler
+from legate_fuse.compiler import CompileError, KernelCache, KernelCompiler
 from legate_fuse.kernel_spec import FusedKernel, KernelSpec, UnsupportedGroup, build_kernel
 from legate_fuse.launch import launch_fused
 from legate_fuse.planner import PlannedWindow, task_label
@@ -25,14 +25,20 @@ FUSION_ERRORS = (UnsupportedGroup, CompileError, _core.UnsupportedError, Runtime
 
 
 class Fuser:
-    def __init__(self, stats: Stats, compiler: KernelCompiler, runtime: Callable[[], Any],
-                 warn: Callable[[str], None], log_kernels: bool = False) -> None:
-        self.log_kernels = log_kernels
+    def __init__(self, stats: Stats, cpu: KernelCache, gpu: KernelCache | None,
+                 runtime: Callable[[], Any], warn: Callable[[str], None],
+                 log_kernels: bool = False) -> None:
         self.stats = stats
-        self.compiler = compiler
+        self.cpu = cpu
+        self.gpu = gpu  # None when Legate has no GPUs
         self.runtime = runtime
         self.warn = warn
-        self._kernels: dict[KernelSpec, str] = {}  # spec -> path of a loaded kernel
+        self.log_kernels = log_kernels
+        self._kernels: dict[KernelSpec, tuple[str, str]] = {}  # spec -> (shared object, PTX)
+
+    def kernel_specs(self) -> list[KernelSpec]:
+        """Every kernel built so far."""
+        return list(self._kernels)
 
     def execute(self, planned: PlannedWindow) -> None:
         for group in planned.plan.groups:
@@ -44,44 +50,62 @@ class Fuser:
     def _launch(self, planned: PlannedWindow, group: _core.Group) -> bool:
         try:
             kernel = build_kernel(planned.lifted, planned.stores, planned.descriptions, group)
-            path = self._kernel_path(kernel.spec)
+            cpu_path, gpu_path = self._kernel_paths(kernel.spec)
         except FUSION_ERRORS as error:
             self.warn(f"could not fuse tasks {list(group.tasks)}, running them unfused: {error}")
             return False
         ops = [task_label(planned.records[t], planned.lifted[t]) for t in group.tasks]
-        launch_fused(self.runtime(), path, kernel.args, b"", "legate_fuse[" + ", ".join(ops) + "]")
+        launch_fused(self.runtime(), cpu_path, gpu_path, kernel.args, b"",
+                     "legate_fuse[" + ", ".join(ops) + "]")
         self._count(group, kernel)
         return True
 
-    def _kernel_path(self, spec: KernelSpec) -> str:
+    def _kernel_paths(self, spec: KernelSpec) -> tuple[str, str]:
         known = self._kernels.get(spec)
         if known is not None:
             return known
         source = spec.render_c()
         if self.log_kernels:
             print(f"legate-fuse kernel:\n{source}", file=sys.stderr, flush=True)
-        compiled_before = self.compiler.compiled
-        path = self.compiler.build(source)
+        cpu_path = str(self._loaded_cpu_kernel(source))
+        gpu_path = ""
+        if self.gpu is not None:
+            gpu_path = str(self.gpu.build(spec.render_cuda()))
+        self._kernels[spec] = (cpu_path, gpu_path)
+        return cpu_path, gpu_path
+
+    def _loaded_cpu_kernel(self, source: str) -> Path:
+        compiled_before = self.cpu.compiled
+        path = self.cpu.build(source)
         try:
             _tasks.load_kernel(str(path), _core.KERNEL_SYMBOL)
         except RuntimeError:
-            if self.compiler.compiled != compiled_before:
+            if self.cpu.compiled != compiled_before:
                 raise
             # A cached entry that does not load (truncated, corrupt): rebuild it once.
-            self.compiler.forget(source, path)
-            path = self.compiler.build(source)
+            self.cpu.forget(source, path)
+            path = self.cpu.build(source)
             _tasks.load_kernel(str(path), _core.KERNEL_SYMBOL)
-        self._kernels[spec] = str(path)
-        return str(path)
+        return path
 
     def _count(self, group: _core.Group, kernel: FusedKernel) -> None:
+        caches = [c for c in (self.cpu, self.gpu) if c is not None]
         self.stats.tasks_fused += len(group.tasks) + len(group.dead_tasks)
         self.stats.fused_launches += 1
         self.stats.temporaries_eliminated += len(group.temporaries)
         self.stats.bytes_not_allocated += group.bytes_not_allocated
-        self.stats.kernel_cache_hits = self.compiler.cache_hits
-        self.stats.compile_seconds = self.compiler.compile_seconds
+        self.stats.kernel_cache_hits = sum(c.cache_hits for c in caches)
+        self.stats.compile_seconds = sum(c.compile_seconds for c in caches)
 
 
-def default_compiler(cache_dir: str, compiler: str) -> KernelCompiler:
-    return KernelCompiler(Path(cache_dir) / "kernels", compiler)
+def make_fuser(stats: Stats, cache_dir: str, compiler: str, runtime: Callable[[], Any],
+               warn: Callable[[str], None], log_kernels: bool) -> Fuser:
+    from legate.core import TaskTarget, get_machine
+
+    cpu = KernelCompiler(Path(cache_dir) / "kernels", compiler)
+    gpu = None
+    if get_machine().count(TaskTarget.GPU) > 0:
+        from legate_fuse.nvrtc import DEFAULT_ARCH, PtxCompiler
+
+        gpu = PtxCompiler(Path(cache_dir) / "kernels", _tasks.cuda_device_arch() or DEFAULT_ARCH)
+    return Fuser(stats, cpu, gpu, runtime, warn, log_kernels)

@@ -34,12 +34,18 @@ class KernelSpec:
     stores: tuple[tuple[int, int], ...]
     reductions: tuple[tuple[int, str, Operand, Operand], ...]
 
+    def _parts(self) -> tuple[list[tuple[int, str, bool]], list[str],
+                              list[tuple[str, str, list[Operand]]], list[tuple[int, int]],
+                              list[tuple[int, str, Operand, Operand]]]:
+        return (list(self.args), list(self.scalar_types),
+                [(op, dtype, list(inputs)) for op, dtype, inputs in self.nodes],
+                list(self.stores), list(self.reductions))
+
     def render_c(self) -> str:
-        return _core.render_c(
-            list(self.args), list(self.scalar_types),
-            [(op, dtype, list(inputs)) for op, dtype, inputs in self.nodes],
-            list(self.stores), list(self.reductions),
-        )
+        return _core.render_c(*self._parts())
+
+    def render_cuda(self) -> str:
+        return _core.render_cuda(*self._parts())
 
 
 @dataclass(frozen=True)

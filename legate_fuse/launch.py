@@ -10,11 +10,13 @@ from legate_fuse.kernel_spec import ROLE_INPUT, ROLE_OUTPUT, KernelArg
 
 
 def launch_fused(
-    runtime: Any, kernel_path: str, args: Sequence[KernelArg], scalars: bytes, provenance: str
+    runtime: Any, kernel_path: str, ptx_path: str, args: Sequence[KernelArg], scalars: bytes,
+    provenance: str,
 ) -> None:
     """Submits the FUSED task: stores deduplicated by the plan, every partitioned store aligned
     with every other (the group's iteration space), the kernel and its run-time scalars as
-    arguments. `runtime` is Legate's own runtime (not the interceptor's proxy)."""
+    arguments (`ptx_path` is "" without GPUs). `runtime` is Legate's own runtime (not the
+    interceptor's proxy)."""
     from legate.core import Scope, align
 
     with Scope(provenance=provenance):
@@ -34,4 +36,5 @@ def launch_fused(
         task.add_scalar_arg(kernel_path)
         task.add_scalar_arg(_core.KERNEL_SYMBOL)
         task.add_scalar_arg(scalars)
+        task.add_scalar_arg(ptx_path)
         task.execute()

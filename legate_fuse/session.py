@@ -61,11 +61,11 @@ class Session:
 
     def fuser(self) -> Any:
         if self._fuser is None:
-            from legate_fuse.fuser import Fuser, default_compiler
+            from legate_fuse.fuser import make_fuser
 
-            compiler = default_compiler(self.config.cache_dir, self.config.c_compiler)
-            self._fuser = Fuser(self.stats, compiler, lambda: self.runtime_proxy.unwrapped,
-                                self.warn_once, "kernels" in self.config.log_topics)
+            self._fuser = make_fuser(self.stats, self.config.cache_dir, self.config.c_compiler,
+                                     lambda: self.runtime_proxy.unwrapped, self.warn_once,
+                                     "kernels" in self.config.log_topics)
         return self._fuser
 
     def planner(self) -> Any:

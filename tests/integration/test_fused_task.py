@@ -42,6 +42,7 @@ def launch_axpb(kernel: Path, x: cn.ndarray, y: cn.ndarray, out: cn.ndarray, s: 
     task.add_scalar_arg(str(kernel))
     task.add_scalar_arg("axpb")
     task.add_scalar_arg(struct.pack("<d", s))
+    task.add_scalar_arg("")  # no PTX: CPU only
     task.execute()
 
 

@@ -7,10 +7,12 @@
 #include "analysis/plan.h"
 #include "codegen/c_ops.h"
 #include "codegen/c_renderer.h"
+#include "codegen/cuda_renderer.h"
 #include "codegen/kernel_spec.h"
 #include "ir/store_desc.h"
 #include "ir/window.h"
 #include "runtime/kernel_abi.h"
+#include "runtime/nvrtc_compiler.h"
 
 namespace py = pybind11;
 using legate_fuse::analysis::Analyzer;
@@ -144,6 +146,24 @@ void bind_codegen(py::module_& m)
       },
       py::arg("args"), py::arg("scalar_types"), py::arg("nodes"), py::arg("stores"),
       py::arg("reductions"), "Render a kernel spec (see codegen/kernel_spec.h) as C source");
+  m.attr("CUDA_RENDERER_VERSION") = cg::CUDA_RENDERER_VERSION;
+  m.attr("CUDA_BLOCK_SIZE")       = cg::CUDA_BLOCK_SIZE;
+  m.def(
+      "render_cuda",
+      [](const std::vector<std::tuple<std::int32_t, std::string, bool>>& args,
+         const std::vector<std::string>& scalar_types,
+         const std::vector<std::tuple<std::string, std::string, std::vector<OperandTuple>>>& nodes,
+         const std::vector<std::tuple<std::int32_t, std::int32_t>>& stores,
+         const std::vector<std::tuple<std::int32_t, std::string, OperandTuple, OperandTuple>>&
+             reductions) {
+        return cg::render_cuda(to_spec(args, scalar_types, nodes, stores, reductions));
+      },
+      py::arg("args"), py::arg("scalar_types"), py::arg("nodes"), py::arg("stores"),
+      py::arg("reductions"), "Render a kernel spec as CUDA C++ for NVRTC");
+  m.def("nvrtc_compile_ptx", &legate_fuse::nvrtc_compile_ptx, py::arg("library"), py::arg("source"),
+        py::arg("name"), py::arg("options"),
+        "Compile CUDA C++ to PTX with the NVRTC library at `library`");
+  m.def("nvrtc_version", &legate_fuse::nvrtc_version, py::arg("library"));
   m.def(
       "c_supports",
       [](const std::string& op, const std::string& out, const std::vector<std::string>& ins) {
@@ -176,4 +196,5 @@ PYBIND11_MODULE(_core, m)
   bind_codegen(m);
   py::register_exception<std::invalid_argument>(m, "EncodingError", PyExc_ValueError);
   py::register_exception<cg::UnsupportedError>(m, "UnsupportedError", PyExc_ValueError);
+  py::register_exception<legate_fuse::NvrtcError>(m, "NvrtcError", PyExc_RuntimeError);
 }

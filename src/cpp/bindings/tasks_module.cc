@@ -1,6 +1,7 @@
 // Python binding of the Legate task library. Binding only: the logic lives in tasks/.
 #include <pybind11/pybind11.h>
 
+#include "runtime/cuda_driver.h"
 #include "runtime/kernel_abi.h"
 #include "runtime/kernel_registry.h"
 #include "tasks/library.h"
@@ -21,4 +22,14 @@ PYBIND11_MODULE(_tasks, m)
       pybind11::arg("path"), pybind11::arg("symbol"),
       "Load a compiled kernel into the registry the FUSED task uses; raises RuntimeError if the "
       "shared object or the symbol cannot be loaded");
+  m.def(
+      "cuda_device_arch",
+      []() {
+        try {
+          return legate_fuse::CudaDriver::instance().device_arch();
+        } catch (const std::exception&) {
+          return 0;
+        }
+      },
+      "Compute capability (major * 10 + minor) of the current CUDA device; 0 without one");
 }

@@ -3,6 +3,7 @@
 #include <sstream>
 
 #include "codegen/c_ops.h"
+#include "codegen/element_body.h"
 
 namespace legate_fuse::codegen {
 namespace {
@@ -79,21 +80,22 @@ class Renderer {
            "const void* scalars)\n{\n";
     out << "  const char* scalar_bytes = (const char*)scalars;\n  (void)scalar_bytes;\n";
     for (std::size_t k = 0; k < spec_.scalar_types.size(); ++k) {
-      const auto type = require(c_type(spec_.scalar_types[k]), spec_.scalar_types[k]);
+      const auto type = c_type_of(spec_.scalar_types[k]);
       out << "  " << type << " s" << k << ";\n  memcpy(&s" << k << ", scalar_bytes + " << 8 * k
           << ", sizeof(s" << k << "));\n";
+    }
+    for (std::size_t a = 0; a < spec_.args.size(); ++a) {
+      if (is_value_input(spec_, a)) {
+        const auto type = c_type_of(spec_.args[a].dtype);
+        out << "  const " << type << " in" << a << " = *(const " << type << "*)arrays[" << a
+            << "].data;\n";
+      }
     }
     for (std::size_t r = 0; r < spec_.reductions.size(); ++r) {
       const auto& red  = spec_.reductions[r];
       const auto dtype = arg_dtype(red.arg);
-      out << "  " << ctype(dtype) << " acc" << r << " = "
+      out << "  " << c_type_of(dtype) << " acc" << r << " = "
           << require(reduction_identity(red.op, dtype), red.op + " over " + dtype) << ";\n";
-    }
-    for (std::size_t a = 0; a < spec_.args.size(); ++a) {
-      if (is_value_input(a)) {
-        out << "  const " << ctype(spec_.args[a].dtype) << " in" << a << " = *(const "
-            << ctype(spec_.args[a].dtype) << "*)arrays[" << a << "].data;\n";
-      }
     }
     out << "  int64_t outer = 1;\n"
            "  for (int32_t d = 0; d + 1 < ndim; ++d) outer *= extents[d];\n"
@@ -111,11 +113,13 @@ class Renderer {
     }
     out << "    }\n";
     // Contiguous rows get typed indexing, which compilers vectorise; anything else strides.
-    out << "    if (" << contiguous_condition() << ") {\n";
-    body(out, true);
-    out << "    } else {\n";
-    body(out, false);
-    out << "    }\n"
+    out << "    if (" << contiguous_condition() << ") {\n"
+        << "      for (int64_t i = 0; i < inner; ++i) {\n";
+    write_element_body(out, spec_, "        ", [&](std::size_t a) { return element(a, true); });
+    out << "      }\n    } else {\n"
+        << "      for (int64_t i = 0; i < inner; ++i) {\n";
+    write_element_body(out, spec_, "        ", [&](std::size_t a) { return element(a, false); });
+    out << "      }\n    }\n"
            "    for (int32_t d = ndim - 2; d >= 0; --d) {\n"
            "      if (++index[d] < extents[d]) break;\n"
            "      index[d] = 0;\n"
@@ -124,7 +128,8 @@ class Renderer {
     for (std::size_t r = 0; r < spec_.reductions.size(); ++r) {
       const auto& red  = spec_.reductions[r];
       const auto dtype = arg_dtype(red.arg);
-      const auto slot  = "(*(" + ctype(dtype) + "*)arrays[" + std::to_string(red.arg) + "].data)";
+      const auto slot =
+          "(*(" + c_type_of(dtype) + "*)arrays[" + std::to_string(red.arg) + "].data)";
       out << "  " << slot << " = "
           << require(reduction_combine(red.op, dtype, slot, "acc" + std::to_string(r)), red.op)
           << ";\n";
@@ -139,19 +144,9 @@ class Renderer {
     return spec_.args.at(static_cast<std::size_t>(arg)).dtype;
   }
 
-  [[nodiscard]] static std::string ctype(const std::string& dtype)
-  {
-    return require(c_type(dtype), "dtype " + dtype);
-  }
-
-  [[nodiscard]] bool is_value_input(std::size_t arg) const
-  {
-    return spec_.args[arg].value && spec_.args[arg].role == ArgSpec::Role::Input;
-  }
-
   [[nodiscard]] bool strided(std::size_t arg) const
   {
-    return spec_.args[arg].role != ArgSpec::Role::Reduction && !is_value_input(arg);
+    return spec_.args[arg].role != ArgSpec::Role::Reduction && !is_value_input(spec_, arg);
   }
 
   [[nodiscard]] std::string contiguous_condition() const
@@ -160,7 +155,7 @@ class Renderer {
     for (std::size_t a = 0; a < spec_.args.size(); ++a) {
       if (strided(a)) {
         condition += " && st" + std::to_string(a) + " == (int64_t)sizeof(" +
-                     ctype(spec_.args[a].dtype) + ")";
+                     c_type_of(spec_.args[a].dtype) + ")";
       }
     }
     return condition;
@@ -168,79 +163,12 @@ class Renderer {
 
   [[nodiscard]] std::string element(std::size_t arg, bool contiguous) const
   {
-    const auto type = ctype(spec_.args[arg].dtype);
+    const auto type = c_type_of(spec_.args[arg].dtype);
     const auto a    = std::to_string(arg);
     if (contiguous) {
       return "((" + type + "*)p" + a + ")[i]";
     }
     return "(*(" + type + "*)(p" + a + " + i * st" + a + "))";
-  }
-
-  [[nodiscard]] std::string operand(const Operand& op) const
-  {
-    switch (op.kind) {
-      case Operand::Kind::Arg:
-        return "in" + std::to_string(op.index);
-      case Operand::Kind::Register:
-        return "r" + std::to_string(op.index);
-      case Operand::Kind::Scalar:
-        return "s" + std::to_string(op.index);
-    }
-    return "?";
-  }
-
-  [[nodiscard]] std::string operand_dtype(const Operand& op) const
-  {
-    switch (op.kind) {
-      case Operand::Kind::Arg:
-        return arg_dtype(op.index);
-      case Operand::Kind::Register:
-        return spec_.nodes.at(static_cast<std::size_t>(op.index)).dtype;
-      case Operand::Kind::Scalar:
-        return spec_.scalar_types.at(static_cast<std::size_t>(op.index));
-    }
-    return "";
-  }
-
-  void body(std::ostringstream& out, bool contiguous) const
-  {
-    out << "      for (int64_t i = 0; i < inner; ++i) {\n";
-    for (std::size_t a = 0; a < spec_.args.size(); ++a) {
-      if (spec_.args[a].role == ArgSpec::Role::Input && !is_value_input(a)) {
-        out << "        const " << ctype(spec_.args[a].dtype) << " in" << a << " = "
-            << element(a, contiguous) << ";\n";
-      }
-    }
-    for (std::size_t n = 0; n < spec_.nodes.size(); ++n) {
-      const auto& node = spec_.nodes[n];
-      std::vector<std::string> operands, dtypes;
-      for (const auto& input : node.inputs) {
-        operands.push_back(operand(input));
-        dtypes.push_back(operand_dtype(input));
-      }
-      std::string what = node.op + " -> " + node.dtype + " (";
-      for (std::size_t k = 0; k < dtypes.size(); ++k) {
-        what += (k ? ", " : "") + dtypes[k];
-      }
-      what += ")";
-      out << "        const " << ctype(node.dtype) << " r" << n << " = "
-          << require(c_expression(node.op, node.dtype, dtypes, operands), what) << ";\n";
-    }
-    for (const auto& store : spec_.stores) {
-      out << "        " << element(static_cast<std::size_t>(store.arg), contiguous) << " = r"
-          << store.reg << ";\n";
-    }
-    for (std::size_t r = 0; r < spec_.reductions.size(); ++r) {
-      const auto& red  = spec_.reductions[r];
-      const auto acc   = "acc" + std::to_string(r);
-      const auto value = operand(red.value);
-      auto combined    = require(reduction_combine(red.op, arg_dtype(red.arg), acc, value), red.op);
-      if (red.mask.index >= 0) {
-        combined = "(" + operand(red.mask) + " ? " + combined + " : " + acc + ")";
-      }
-      out << "        " << acc << " = " << combined << ";\n";
-    }
-    out << "      }\n";
   }
 
   const KernelSpec& spec_;

@@ -23,6 +23,14 @@ typedef struct legate_fuse_array {
   int64_t strides[LEGATE_FUSE_MAX_DIM];
 } legate_fuse_array;
 
+/* GPU kernels take one by-value parameter: this header followed by the argument arrays. */
+typedef struct legate_fuse_launch_header {
+  int64_t volume;
+  int32_t ndim;
+  int32_t reserved;
+  int64_t extents[LEGATE_FUSE_MAX_DIM];
+} legate_fuse_launch_header;
+
 /* A fused kernel: iterates over `extents` (ndim dimensions), arrays in the order of the task's
  * inputs, then outputs, then reductions; `scalars` holds the run-time scalar values packed as
  * the kernel's generator laid them out. */

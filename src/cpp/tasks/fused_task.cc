@@ -1,11 +1,13 @@
 #include "tasks/fused_task.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
-#include <stdexcept>
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include "runtime/cuda_driver.h"
 #include "runtime/kernel_abi.h"
 #include "runtime/kernel_registry.h"
 
@@ -13,6 +15,8 @@ static_assert(LEGATE_MAX_DIM <= LEGATE_FUSE_MAX_DIM, "kernel ABI supports fewer 
 
 namespace legate_fuse {
 namespace {
+
+constexpr int GPU_BLOCK_SIZE = 256;  // the CUDA renderer's CUDA_BLOCK_SIZE
 
 legate_fuse_array describe_block(const legate::PhysicalStore& store)
 {
@@ -26,25 +30,17 @@ legate_fuse_array describe_block(const legate::PhysicalStore& store)
   return array;
 }
 
-// The iteration block is the domain of the first non-0-d store: all are aligned.
-legate::Domain iteration_domain(const std::vector<legate::PhysicalStore>& stores)
+// The point task's stores in kernel order (inputs, outputs, reductions) and its iteration
+// block (the domain of the first non-0-d store: all are aligned).
+struct Block {
+  std::vector<legate_fuse_array> arrays;
+  std::int32_t ndim{};
+  std::array<std::int64_t, LEGATE_FUSE_MAX_DIM> extents{};
+  std::int64_t volume{};
+};
+
+Block local_block(legate::TaskContext& context)
 {
-  for (const auto& store : stores) {
-    if (store.dim() > 0) {
-      return store.domain();
-    }
-  }
-  return stores.empty() ? legate::Domain{} : stores.front().domain();
-}
-
-}  // namespace
-
-void FusedTask::cpu_variant(legate::TaskContext context)
-{
-  const auto path     = context.scalar(0).value<std::string>();
-  const auto symbol   = context.scalar(1).value<std::string>();
-  const void* scalars = context.num_scalars() > 2 ? context.scalar(2).ptr() : nullptr;
-
   std::vector<legate::PhysicalStore> stores;
   for (std::uint32_t i = 0; i < context.num_inputs(); ++i) {
     stores.push_back(context.input(i).data());
@@ -55,25 +51,68 @@ void FusedTask::cpu_variant(legate::TaskContext context)
   for (std::uint32_t i = 0; i < context.num_reductions(); ++i) {
     stores.push_back(context.reduction(i).data());
   }
-
-  const legate::Domain domain = iteration_domain(stores);
+  Block block;
+  legate::Domain domain = stores.empty() ? legate::Domain{} : stores.front().domain();
+  for (const auto& store : stores) {
+    if (store.dim() > 0) {
+      domain = store.domain();
+      break;
+    }
+  }
   if (domain.empty()) {
+    return block;
+  }
+  block.ndim   = domain.get_dim();
+  block.volume = 1;
+  for (std::int32_t d = 0; d < block.ndim; ++d) {
+    block.extents[d] = domain.hi()[d] - domain.lo()[d] + 1;
+    block.volume *= block.extents[d];
+  }
+  block.arrays.reserve(stores.size());
+  for (const auto& store : stores) {
+    block.arrays.push_back(describe_block(store));
+  }
+  return block;
+}
+
+}  // namespace
+
+void FusedTask::cpu_variant(legate::TaskContext context)
+{
+  const auto path     = context.scalar(0).value<std::string>();
+  const auto symbol   = context.scalar(1).value<std::string>();
+  const void* scalars = context.num_scalars() > 2 ? context.scalar(2).ptr() : nullptr;
+  const Block block   = local_block(context);
+  if (block.volume == 0) {
     return;
   }
-  const std::int32_t ndim = domain.get_dim();
-  std::array<std::int64_t, LEGATE_FUSE_MAX_DIM> extents{};
-  for (std::int32_t d = 0; d < ndim; ++d) {
-    extents[d] = domain.hi()[d] - domain.lo()[d] + 1;
-  }
-
-  std::vector<legate_fuse_array> arrays;
-  arrays.reserve(stores.size());
-  for (const auto& store : stores) {
-    arrays.push_back(describe_block(store));
-  }
-
   const legate_fuse_kernel kernel = KernelRegistry::instance().lookup(path, symbol);
-  kernel(ndim, extents.data(), arrays.data(), scalars);
+  kernel(block.ndim, block.extents.data(), block.arrays.data(), scalars);
+}
+
+void FusedTaskWithGpu::gpu_variant(legate::TaskContext context)
+{
+  const auto symbol   = context.scalar(1).value<std::string>();
+  const auto ptx_path = context.scalar(3).value<std::string>();
+  const Block block   = local_block(context);
+  if (block.volume == 0) {
+    return;
+  }
+  legate_fuse_launch_header header{};
+  header.volume = block.volume;
+  header.ndim   = block.ndim;
+  std::copy(block.extents.begin(), block.extents.end(), header.extents);
+  std::vector<char> params(sizeof(header) + block.arrays.size() * sizeof(legate_fuse_array));
+  std::memcpy(params.data(), &header, sizeof(header));
+  std::memcpy(params.data() + sizeof(header), block.arrays.data(),
+              block.arrays.size() * sizeof(legate_fuse_array));
+  auto& driver        = CudaDriver::instance();
+  const auto function = driver.function(ptx_path, symbol);
+  const std::int64_t blocks =
+      std::min<std::int64_t>((block.volume + GPU_BLOCK_SIZE - 1) / GPU_BLOCK_SIZE, 1 << 20);
+  driver.launch(function, blocks, GPU_BLOCK_SIZE,
+                reinterpret_cast<CudaDriver::CUstream>(context.get_task_stream()), params.data(),
+                params.size());
 }
 
 }  // namespace legate_fuse

@@ -8,12 +8,22 @@ namespace legate_fuse {
 
 // One task per fused group: calls a kernel compiled at run time on the point task's local
 // blocks. Scalars: 0 = path of the kernel's shared object, 1 = kernel symbol, 2 = packed
-// run-time scalar values (binary). Stores: inputs, outputs, reductions, all aligned.
+// run-time scalar values (binary), 3 = path of the kernel's PTX ("" when there is no GPU).
+// Stores: inputs, outputs, reductions, all aligned.
 class FusedTask : public legate::LegateTask<FusedTask> {
  public:
   static inline const auto TASK_CONFIG = legate::TaskConfig{legate::LocalTaskID{TaskId::FUSED}};
 
   static void cpu_variant(legate::TaskContext context);
+};
+
+// The same task with a GPU variant; registered instead of FusedTask when Legate has GPUs.
+class FusedTaskWithGpu : public legate::LegateTask<FusedTaskWithGpu> {
+ public:
+  static inline const auto TASK_CONFIG = legate::TaskConfig{legate::LocalTaskID{TaskId::FUSED}};
+
+  static void cpu_variant(legate::TaskContext context) { FusedTask::cpu_variant(context); }
+  static void gpu_variant(legate::TaskContext context);
 };
 
 }  // namespace legate_fuse

@@ -13,7 +13,12 @@ void register_library()
   bool created  = false;
   auto library  = runtime->find_or_create_library(LIBRARY_NAME, legate::ResourceConfig{}, nullptr,
                                                   {}, &created);
-  if (created) {
+  if (!created) {
+    return;
+  }
+  if (legate::get_machine().count(legate::mapping::TaskTarget::GPU) > 0) {
+    FusedTaskWithGpu::register_variants(library);
+  } else {
     FusedTask::register_variants(library);
   }
 }

@@ -1,0 +1,67 @@
+"""CUDA kernels: CUDA C++ compiled to PTX with NVRTC, in the same on-disk cache as CPU kernels.
+
+NVRTC comes with cuPyNumeric's wheels (`nvidia/cu13/lib/libnvrtc.so.13`); it is loaded by its
+versioned name at run time and needs no GPU. The driver compiles the PTX for the device when
+the FUSED task's GPU variant loads it.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+from functools import cache
+from pathlib import Path
+
+from legate_fuse import _core
+from legate_fuse.compiler import CompileError, KernelCache, Producer
+
+NVRTC_SONAME = "libnvrtc.so.13"
+CUDA_FORMAT = f"abi{_core.KERNEL_ABI_VERSION}-cuda{_core.CUDA_RENDERER_VERSION}"
+# Bit-for-bit equality with the unfused kernels: no contraction into fused multiply-adds.
+NVRTC_OPTIONS = ("--fmad=false", "-std=c++17")
+DEFAULT_ARCH = 75  # the oldest architecture CUDA 13 compiles for
+
+
+@cache
+def find_nvrtc() -> str:
+    """Path of NVRTC from NVIDIA's wheels, else its versioned name for the loader's search."""
+    try:
+        import nvidia
+    except ImportError:
+        return NVRTC_SONAME
+    for folder in getattr(nvidia, "__path__", []):
+        hits = glob.glob(os.path.join(folder, "cu13", "lib", NVRTC_SONAME))
+        if hits:
+            return hits[0]
+    return NVRTC_SONAME
+
+
+def options(arch: int) -> list[str]:
+    return [f"--gpu-architecture=compute_{arch}", *NVRTC_OPTIONS]
+
+
+def ptx_producer(arch: int, library: str) -> Producer:
+    def produce(source: str, output: Path) -> None:
+        try:
+            ptx = _core.nvrtc_compile_ptx(library, source, "legate_fuse_kernel.cu", options(arch))
+        except _core.NvrtcError as error:
+            raise CompileError(str(error)) from error
+        output.write_text(ptx)
+
+    return produce
+
+
+def PtxCompiler(cache_dir: Path, arch: int = DEFAULT_ARCH,
+                library: str | None = None) -> KernelCache:
+    """The cache of GPU kernels for one architecture."""
+    nvrtc = library or find_nvrtc()
+
+    def identity() -> dict[str, str]:
+        try:
+            version = _core.nvrtc_version(nvrtc)
+        except _core.NvrtcError as error:
+            raise CompileError(str(error)) from error
+        return {"compiler": f"nvrtc {version}", "flags": " ".join(options(arch)),
+                "machine": f"sm_{arch}", "format": CUDA_FORMAT}
+
+    return KernelCache(Path(cache_dir), ".ptx", identity, ptx_producer(arch, nvrtc))

@@ -1,0 +1,180 @@
+#include "codegen/cuda_renderer.h"
+
+#include <sstream>
+
+#include "codegen/c_ops.h"
+#include "codegen/c_renderer.h"
+#include "codegen/element_body.h"
+
+namespace legate_fuse::codegen {
+namespace {
+
+// NVRTC compiles without the C library headers: the names the C expressions use are defined
+// here. Math functions (exp, isnan, ...) are CUDA's device functions, as in cuPyNumeric's
+// GPU kernels.
+const char* const kPrelude = R"(typedef signed char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long long int64_t;
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
+typedef unsigned int uint32_t;
+typedef unsigned long long uint64_t;
+#define INT8_MIN (-128)
+#define INT8_MAX 127
+#define INT16_MIN (-32768)
+#define INT16_MAX 32767
+#define INT32_MIN (-2147483647 - 1)
+#define INT32_MAX 2147483647
+#define INT64_MIN (-9223372036854775807LL - 1)
+#define INT64_MAX 9223372036854775807LL
+#define UINT8_MAX 255
+#define UINT16_MAX 65535
+#define UINT32_MAX 4294967295U
+#define UINT64_MAX 18446744073709551615ULL
+#define INFINITY __int_as_float(0x7f800000)
+#define NAN __int_as_float(0x7fc00000)
+
+struct legate_fuse_array {
+  char* data;
+  int64_t strides[8];
+};
+
+#define LF_REMAINDER(T, SUFFIX)                                     \
+  __device__ inline T lf_remainder_##SUFFIX(T a, T b)               \
+  {                                                                 \
+    T mod = fmod(a, b);                                             \
+    if (!b) return mod;                                             \
+    if (mod) {                                                      \
+      if ((b < 0) != (mod < 0)) mod += b;                           \
+    } else {                                                        \
+      mod = copysign((T)0, b);                                      \
+    }                                                               \
+    return mod;                                                     \
+  }
+LF_REMAINDER(double, float64)
+LF_REMAINDER(float, float32)
+
+)";
+
+std::string require(const std::optional<std::string>& value, const std::string& what)
+{
+  if (!value) {
+    throw UnsupportedError("legate-fuse: no CUDA rendering for " + what);
+  }
+  return *value;
+}
+
+// An atomic fold of `value` into `*target` with the reduction's combining step, by
+// compare-and-swap on the aligned word holding the target (1, 2, 4 or 8 bytes wide).
+void write_atomic_fold(std::ostringstream& out, std::size_t r, const std::string& op,
+                       const std::string& dtype)
+{
+  const auto type = c_type_of(dtype);
+  const auto step = require(reduction_combine(op, dtype, "cur", "value"), op);
+  out << "__device__ inline void lf_fold" << r << "(" << type << "* target, " << type
+      << " value)\n{\n";
+  out << "  if (sizeof(" << type << ") == 8) {\n"
+      << "    unsigned long long* word = (unsigned long long*)target;\n"
+      << "    unsigned long long old = *word, assumed;\n"
+      << "    do {\n"
+      << "      assumed = old;\n"
+      << "      union { unsigned long long bits; " << type << " v; } u; u.bits = assumed;\n"
+      << "      const " << type << " cur = u.v;\n"
+      << "      u.v = " << step << ";\n"
+      << "      old = atomicCAS(word, assumed, u.bits);\n"
+      << "    } while (assumed != old);\n"
+      << "  } else {\n"
+      << "    const unsigned long long address = (unsigned long long)target;\n"
+      << "    unsigned int* word = (unsigned int*)(address & ~3ULL);\n"
+      << "    const unsigned int shift = (unsigned int)(address & 3ULL) * 8;\n"
+      << "    const unsigned int mask = sizeof(" << type
+      << ") == 4 ? 0xFFFFFFFFu : ((1u << (8 * sizeof(" << type << "))) - 1u);\n"
+      << "    unsigned int old = *word, assumed;\n"
+      << "    do {\n"
+      << "      assumed = old;\n"
+      << "      union { unsigned int bits; " << type << " v; } u; u.bits = assumed >> shift;\n"
+      << "      const " << type << " cur = u.v;\n"
+      << "      u.bits = 0; u.v = " << step << ";\n"
+      << "      const unsigned int next = (assumed & ~(mask << shift)) | ((u.bits & mask) << "
+         "shift);\n"
+      << "      old = atomicCAS(word, assumed, next);\n"
+      << "    } while (assumed != old);\n"
+      << "  }\n}\n\n";
+}
+
+}  // namespace
+
+std::string render_cuda(const KernelSpec& spec)
+{
+  if (!spec.scalar_types.empty()) {
+    throw UnsupportedError("legate-fuse: run-time scalars are not rendered for CUDA");
+  }
+  std::ostringstream out;
+  out << kPrelude;
+  const auto nargs = spec.args.empty() ? std::size_t{1} : spec.args.size();
+  out << "struct legate_fuse_launch {\n  int64_t volume;\n  int32_t ndim;\n  int32_t reserved;\n"
+         "  int64_t extents[8];\n  legate_fuse_array arrays["
+      << nargs << "];\n};\n\n";
+  for (std::size_t r = 0; r < spec.reductions.size(); ++r) {
+    write_atomic_fold(out, r, spec.reductions[r].op, spec.args.at(spec.reductions[r].arg).dtype);
+  }
+  out << "extern \"C\" __global__ void __launch_bounds__(" << CUDA_BLOCK_SIZE << ") "
+      << KERNEL_SYMBOL << "(const legate_fuse_launch p)\n{\n";
+  for (std::size_t a = 0; a < spec.args.size(); ++a) {
+    if (is_value_input(spec, a)) {
+      const auto type = c_type_of(spec.args[a].dtype);
+      out << "  const " << type << " in" << a << " = *(const " << type << "*)p.arrays[" << a
+          << "].data;\n";
+    }
+  }
+  for (std::size_t r = 0; r < spec.reductions.size(); ++r) {
+    const auto& red   = spec.reductions[r];
+    const auto& dtype = spec.args.at(red.arg).dtype;
+    out << "  " << c_type_of(dtype) << " acc" << r << " = "
+        << require(reduction_identity(red.op, dtype), red.op + " over " + dtype) << ";\n";
+  }
+  out << "  for (int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; idx < p.volume;\n"
+         "       idx += (int64_t)blockDim.x * gridDim.x) {\n"
+         "    int64_t rest = idx;\n";
+  for (std::size_t a = 0; a < spec.args.size(); ++a) {
+    out << "    int64_t o" << a << " = 0;\n";
+  }
+  out << "    for (int32_t d = p.ndim - 1; d >= 0; --d) {\n"
+         "      const int64_t i = rest % p.extents[d];\n"
+         "      rest /= p.extents[d];\n";
+  for (std::size_t a = 0; a < spec.args.size(); ++a) {
+    out << "      o" << a << " += i * p.arrays[" << a << "].strides[d];\n";
+  }
+  out << "    }\n";
+  write_element_body(out, spec, "    ", [&](std::size_t a) {
+    return "(*(" + c_type_of(spec.args[a].dtype) + "*)(p.arrays[" + std::to_string(a) +
+           "].data + o" + std::to_string(a) + "))";
+  });
+  out << "  }\n";
+  for (std::size_t r = 0; r < spec.reductions.size(); ++r) {
+    const auto& red   = spec.reductions[r];
+    const auto& dtype = spec.args.at(red.arg).dtype;
+    const auto type   = c_type_of(dtype);
+    const auto rs     = std::to_string(r);
+    out << "  __shared__ " << type << " shared" << rs << "[" << CUDA_BLOCK_SIZE << "];\n"
+        << "  shared" << rs << "[threadIdx.x] = acc" << rs << ";\n"
+        << "  __syncthreads();\n"
+        << "  for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+        << "    if (threadIdx.x < s) {\n"
+        << "      shared" << rs << "[threadIdx.x] = "
+        << require(reduction_combine(red.op, dtype, "shared" + rs + "[threadIdx.x]",
+                                     "shared" + rs + "[threadIdx.x + s]"),
+                   red.op)
+        << ";\n"
+        << "    }\n"
+        << "    __syncthreads();\n"
+        << "  }\n"
+        << "  if (threadIdx.x == 0) lf_fold" << rs << "((" << type << "*)p.arrays[" << red.arg
+        << "].data, shared" << rs << "[0]);\n";
+  }
+  out << "}\n";
+  return out.str();
+}
+
+}  // namespace legate_fuse::codegen

@@ -1,0 +1,91 @@
+#include "codegen/element_body.h"
+
+#include "codegen/c_ops.h"
+#include "codegen/c_renderer.h"
+
+namespace legate_fuse::codegen {
+namespace {
+
+std::string require(const std::optional<std::string>& value, const std::string& what)
+{
+  if (!value) {
+    throw UnsupportedError("legate-fuse: no rendering for " + what);
+  }
+  return *value;
+}
+
+std::string operand_dtype(const KernelSpec& spec, const Operand& op)
+{
+  switch (op.kind) {
+    case Operand::Kind::Arg:
+      return spec.args.at(static_cast<std::size_t>(op.index)).dtype;
+    case Operand::Kind::Register:
+      return spec.nodes.at(static_cast<std::size_t>(op.index)).dtype;
+    case Operand::Kind::Scalar:
+      return spec.scalar_types.at(static_cast<std::size_t>(op.index));
+  }
+  return "";
+}
+
+}  // namespace
+
+bool is_value_input(const KernelSpec& spec, std::size_t arg)
+{
+  return spec.args[arg].value && spec.args[arg].role == ArgSpec::Role::Input;
+}
+
+std::string c_type_of(const std::string& dtype) { return require(c_type(dtype), "dtype " + dtype); }
+
+std::string operand_name(const Operand& op)
+{
+  switch (op.kind) {
+    case Operand::Kind::Arg:
+      return "in" + std::to_string(op.index);
+    case Operand::Kind::Register:
+      return "r" + std::to_string(op.index);
+    case Operand::Kind::Scalar:
+      return "s" + std::to_string(op.index);
+  }
+  return "?";
+}
+
+void write_element_body(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
+                        const ElementAccess& element)
+{
+  for (std::size_t a = 0; a < spec.args.size(); ++a) {
+    if (spec.args[a].role == ArgSpec::Role::Input && !is_value_input(spec, a)) {
+      out << indent << "const " << c_type_of(spec.args[a].dtype) << " in" << a << " = "
+          << element(a) << ";\n";
+    }
+  }
+  for (std::size_t n = 0; n < spec.nodes.size(); ++n) {
+    const auto& node = spec.nodes[n];
+    std::vector<std::string> operands, dtypes;
+    for (const auto& input : node.inputs) {
+      operands.push_back(operand_name(input));
+      dtypes.push_back(operand_dtype(spec, input));
+    }
+    std::string what = node.op + " -> " + node.dtype + " (";
+    for (std::size_t k = 0; k < dtypes.size(); ++k) {
+      what += (k ? ", " : "") + dtypes[k];
+    }
+    what += ")";
+    out << indent << "const " << c_type_of(node.dtype) << " r" << n << " = "
+        << require(c_expression(node.op, node.dtype, dtypes, operands), what) << ";\n";
+  }
+  for (const auto& store : spec.stores) {
+    out << indent << element(static_cast<std::size_t>(store.arg)) << " = r" << store.reg << ";\n";
+  }
+  for (std::size_t r = 0; r < spec.reductions.size(); ++r) {
+    const auto& red   = spec.reductions[r];
+    const auto& dtype = spec.args.at(static_cast<std::size_t>(red.arg)).dtype;
+    const auto acc    = "acc" + std::to_string(r);
+    auto combined = require(reduction_combine(red.op, dtype, acc, operand_name(red.value)), red.op);
+    if (red.mask.index >= 0) {
+      combined = "(" + operand_name(red.mask) + " ? " + combined + " : " + acc + ")";
+    }
+    out << indent << acc << " = " << combined << ";\n";
+  }
+}
+
+}  // namespace legate_fuse::codegen

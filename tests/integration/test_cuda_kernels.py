@@ -1,0 +1,37 @@
+"""The kernels fused for the integration programs also compile as CUDA, to PTX, with NVRTC
+(no GPU needed): the GPU path generates from the same specs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cupynumeric as cn
+import pytest
+
+import legate_fuse
+from legate_fuse import _core
+from legate_fuse.nvrtc import PtxCompiler, find_nvrtc
+from legate_fuse.session import Session
+
+from . import plan_programs
+from .programs import PROGRAMS
+
+
+def test_kernels_of_the_programs_compile_to_ptx(session: Session, tmp_path: Path) -> None:
+    try:
+        _core.nvrtc_version(find_nvrtc())
+    except _core.NvrtcError as error:
+        pytest.skip(f"NVRTC is not available: {error}")
+    for program in PROGRAMS.values():
+        program(cn)
+    plan_programs.price(cn, plan_programs.black_scholes_inputs(cn))
+    state = plan_programs.cg_state(cn)
+    plan_programs.cg_until_test(cn, state)
+    plan_programs.cg_after_test(cn, state)
+    legate_fuse.flush()
+    specs = session.fuser().kernel_specs()
+    assert len(specs) >= 10
+    compiler = PtxCompiler(tmp_path)
+    for spec in specs:
+        ptx = Path(compiler.build(spec.render_cuda())).read_text()
+        assert ".entry legate_fuse_kernel" in ptx

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -23,7 +24,19 @@ def parse_args(description: str, size: int, iterations: int) -> argparse.Namespa
     parser.add_argument("--warmup", type=int, default=1, help="untimed iterations first")
     parser.add_argument("--check", action="store_true",
                         help="check the answer against NumPy on a small size and exit")
+    parser.add_argument("--numpy", action="store_true",
+                        help="run with NumPy instead of cuPyNumeric (the peer users start from)")
     return parser.parse_args()
+
+
+def array_module(args: argparse.Namespace) -> Any:
+    if args.numpy:
+        import numpy
+
+        return numpy
+    import cupynumeric
+
+    return cupynumeric
 
 
 def peak_rss_mb() -> float:
@@ -34,7 +47,7 @@ def peak_rss_mb() -> float:
 
 
 def fusion_stats() -> dict[str, Any] | None:
-    if os.environ.get("LEGATE_FUSE", "0") in ("", "0"):
+    if os.environ.get("LEGATE_FUSE", "0") in ("", "0") or "legate_fuse" not in sys.modules:
         return None
     import legate_fuse
 

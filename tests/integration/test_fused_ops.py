@@ -183,3 +183,14 @@ def test_dot_fused_with_its_producers(session: Session) -> None:
                                                  x, y)
     assert launches >= 1
     numpy.testing.assert_allclose(fused, unfused, rtol=1e-12)
+
+
+def test_group_of_only_zero_d_values(session: Session) -> None:
+    """A fused group that computes only on 0-d values (one element, no partitioned store)."""
+    a = cn.array(numpy.arange(8.0))
+    legate_fuse.flush()
+    total = cn.sum(a)  # ends a group: its result is read by the next tasks
+    before = session.stats.fused_launches
+    scaled = -(total / 4.0) + 1.0  # divide, negative, add: values only
+    assert float(scaled) == -(28.0 / 4.0) + 1.0
+    assert session.stats.fused_launches > before

@@ -52,21 +52,28 @@ Block local_block(legate::TaskContext& context)
     stores.push_back(context.reduction(i).data());
   }
   Block block;
-  legate::Domain domain = stores.empty() ? legate::Domain{} : stores.front().domain();
+  const legate::PhysicalStore* partitioned = nullptr;
   for (const auto& store : stores) {
     if (store.dim() > 0) {
-      domain = store.domain();
+      partitioned = &store;
       break;
     }
   }
-  if (domain.empty()) {
-    return block;
-  }
-  block.ndim   = domain.get_dim();
-  block.volume = 1;
-  for (std::int32_t d = 0; d < block.ndim; ++d) {
-    block.extents[d] = domain.hi()[d] - domain.lo()[d] + 1;
-    block.volume *= block.extents[d];
+  if (partitioned == nullptr) {
+    // Only 0-d values (a scalar computation): one element.
+    block.ndim   = 0;
+    block.volume = stores.empty() ? 0 : 1;
+  } else {
+    const legate::Domain domain = partitioned->domain();
+    if (domain.empty()) {
+      return block;
+    }
+    block.ndim   = domain.get_dim();
+    block.volume = 1;
+    for (std::int32_t d = 0; d < block.ndim; ++d) {
+      block.extents[d] = domain.hi()[d] - domain.lo()[d] + 1;
+      block.volume *= block.extents[d];
+    }
   }
   block.arrays.reserve(stores.size());
   for (const auto& store : stores) {

@@ -1,0 +1,105 @@
+"""2-D incompressible channel flow (Navier-Stokes by finite differences with a pressure Poisson
+inner loop, as in "12 steps to Navier-Stokes"), written with shifted slices. Walls at the top
+and bottom, a body force along the channel, periodic ends.
+
+    python bench/apps/cfd.py --size 400 --iterations 10
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import array_module, parse_args, report, timed
+
+RHO, NU, FORCE, DT, POISSON_ITERATIONS = 1.0, 0.1, 1.0, 0.001, 10
+
+
+def initial(xp: Any, n: int) -> tuple[Any, Any, Any]:
+    return xp.zeros((n, n)), xp.zeros((n, n)), xp.zeros((n, n))
+
+
+def periodic(field: Any) -> None:
+    field[:, 0] = field[:, -2]
+    field[:, -1] = field[:, 1]
+
+
+def source(xp: Any, u: Any, v: Any, dx: float, dy: float) -> Any:
+    b = xp.zeros_like(u)
+    dudx = (u[1:-1, 2:] - u[1:-1, :-2]) / (2 * dx)
+    dvdy = (v[2:, 1:-1] - v[:-2, 1:-1]) / (2 * dy)
+    dudy = (u[2:, 1:-1] - u[:-2, 1:-1]) / (2 * dy)
+    dvdx = (v[1:-1, 2:] - v[1:-1, :-2]) / (2 * dx)
+    b[1:-1, 1:-1] = RHO * (1 / DT * (dudx + dvdy) - dudx * dudx - 2 * dudy * dvdx - dvdy * dvdy)
+    return b
+
+
+def pressure(p: Any, b: Any, dx: float, dy: float) -> Any:
+    for _ in range(POISSON_ITERATIONS):
+        pn = p.copy()
+        p[1:-1, 1:-1] = ((pn[1:-1, 2:] + pn[1:-1, :-2]) * dy**2
+                         + (pn[2:, 1:-1] + pn[:-2, 1:-1]) * dx**2
+                         - b[1:-1, 1:-1] * dx**2 * dy**2) / (2 * (dx**2 + dy**2))
+        periodic(p)
+        p[0, :] = p[1, :]
+        p[-1, :] = p[-2, :]
+    return p
+
+
+def step(xp: Any, state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
+    u, v, p = state
+    n = u.shape[0]
+    dx = dy = 2.0 / (n - 1)
+    p = pressure(p, source(xp, u, v, dx, dy), dx, dy)
+    un, vn = u.copy(), v.copy()
+    c, e, w, s, nn = (slice(1, -1), slice(1, -1)), (slice(1, -1), slice(2, None)), \
+        (slice(1, -1), slice(None, -2)), (slice(None, -2), slice(1, -1)), \
+        (slice(2, None), slice(1, -1))
+    u[c] = (un[c] - un[c] * DT / dx * (un[c] - un[w]) - vn[c] * DT / dy * (un[c] - un[s])
+            - DT / (2 * RHO * dx) * (p[e] - p[w])
+            + NU * (DT / dx**2 * (un[e] - 2 * un[c] + un[w])
+                    + DT / dy**2 * (un[nn] - 2 * un[c] + un[s])) + FORCE * DT)
+    v[c] = (vn[c] - un[c] * DT / dx * (vn[c] - vn[w]) - vn[c] * DT / dy * (vn[c] - vn[s])
+            - DT / (2 * RHO * dy) * (p[nn] - p[s])
+            + NU * (DT / dx**2 * (vn[e] - 2 * vn[c] + vn[w])
+                    + DT / dy**2 * (vn[nn] - 2 * vn[c] + vn[s])))
+    periodic(u)
+    periodic(v)
+    u[0, :] = 0.0
+    u[-1, :] = 0.0
+    v[0, :] = 0.0
+    v[-1, :] = 0.0
+    return u, v, p
+
+
+def check() -> None:
+    import cupynumeric
+
+    def run(xp: Any) -> numpy.ndarray:
+        state = initial(xp, 41)
+        for _ in range(5):
+            state = step(xp, state)
+        return numpy.asarray(state[0])
+
+    numpy.testing.assert_allclose(run(cupynumeric), run(numpy), rtol=1e-10, atol=1e-14)
+    print("cfd: answer matches NumPy")
+
+
+def main() -> None:
+    args = parse_args(__doc__ or "", size=400, iterations=10)
+    if args.check:
+        check()
+        return
+    xp = array_module(args)
+    n = args.size
+    seconds, checksum = timed(lambda s: step(xp, s), initial(xp, n),
+                              lambda s: float(xp.sum(s[0])), args.iterations, args.warmup)
+    report("cfd", n * n, args.iterations, seconds, checksum)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,202 @@
+"""The benchmark suite in one command: every application, fusion off and on in alternating
+processes, at a small and a large size, against the machine's measured memory bandwidth.
+
+    python bench/run.py [--quick] [--repeats N] [--peers numpy] [--out bench/results/latest]
+
+Writes results.md (table), results.json and speedups.png to the output folder and prints a
+summary. The default sizes finish within about 20 minutes on a 2-core machine; --quick runs
+tiny sizes once (used by the tests to prove every application and the harness run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ab import compare, run_once
+
+APPS = Path(__file__).resolve().parent / "apps"
+
+# application: (small size, large size, iterations); quick mode uses the small size.
+SUITE: dict[str, tuple[int, int, int]] = {
+    "black_scholes": (10_000, 2_000_000, 3),
+    "expression": (10_000, 10_000_000, 5),
+    "stream": (10_000, 10_000_000, 5),
+    "jacobi2d": (100, 2000, 20),
+    "cg": (100, 1000, 20),
+    "logreg": (10_000, 1_000_000, 5),
+    "cfd": (50, 400, 5),
+    "shallow_water": (100, 1000, 5),
+}
+QUICK_SIZES = {"jacobi2d": 30, "cg": 30, "cfd": 20, "shallow_water": 30}
+
+
+@dataclass
+class Row:
+    app: str
+    size: int
+    off_median: float
+    off_min: float
+    off_max: float
+    on_median: float
+    on_min: float
+    on_max: float
+    ratio_median: float
+    ratio_min: float
+    ratio_max: float
+    rss_off_mb: float
+    rss_on_mb: float
+    bandwidth_fraction: float | None
+    numpy_median: float | None
+    fusion: dict[str, Any]
+
+
+def stream_triad_bandwidth(n: int = 20_000_000, repeats: int = 5) -> float:
+    """Bytes per second of a NumPy triad a = b + s * c (one core), the best of `repeats`."""
+    b, c = numpy.ones(n), numpy.full(n, 2.0)
+    a = numpy.empty(n)
+    best = math.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        numpy.multiply(c, 3.0, out=a)
+        numpy.add(a, b, out=a)
+        best = min(best, time.perf_counter() - start)
+    return 4 * 8 * n / best  # multiply reads c, writes a; add reads a, b, writes a
+
+
+def measure(app: str, size: int, iterations: int, repeats: int, peers: list[str],
+            bandwidth: float) -> Row:
+    args = [str(APPS / f"{app}.py"), "--size", str(size), "--iterations", str(iterations)]
+    result = compare(args, repeats)
+    off, on, ratios = result.seconds("off"), result.seconds("on"), result.ratios()
+    ideal = result.on[-1].get("ideal_bytes")
+    numpy_median = None
+    if "numpy" in peers:
+        numpy_median = statistics.median(
+            run_once([*args, "--numpy"], "off")["seconds_per_iteration"] for _ in range(repeats))
+    return Row(
+        app, size, statistics.median(off), min(off), max(off), statistics.median(on), min(on),
+        max(on), statistics.median(ratios), min(ratios), max(ratios),
+        statistics.median(r["peak_rss_mb"] for r in result.off),
+        statistics.median(r["peak_rss_mb"] for r in result.on),
+        ideal / statistics.median(on) / bandwidth if ideal else None,
+        numpy_median, result.on[-1]["fusion"] or {},
+    )
+
+
+def geometric_mean(values: list[float]) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as info:
+            cpu = next(ln.split(":", 1)[1].strip() for ln in info if ln.startswith("model name"))
+    except (OSError, StopIteration):
+        pass
+    import os
+
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def table(rows: list[Row], bandwidth: float) -> str:
+    lines = [
+        "| application | size | off s/iter (min-max) | on s/iter (min-max) | speedup (min-max) "
+        "| peak RSS off / on MiB | fused launches | temporaries | bandwidth | NumPy s/iter |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        fraction = f"{r.bandwidth_fraction:.0%}" if r.bandwidth_fraction is not None else ""
+        peer = f"{r.numpy_median:.4g}" if r.numpy_median is not None else ""
+        lines.append(
+            f"| {r.app} | {r.size:,} | {r.off_median:.4g} ({r.off_min:.4g}-{r.off_max:.4g}) "
+            f"| {r.on_median:.4g} ({r.on_min:.4g}-{r.on_max:.4g}) "
+            f"| {r.ratio_median:.2f}x ({r.ratio_min:.2f}-{r.ratio_max:.2f}) "
+            f"| {r.rss_off_mb:.0f} / {r.rss_on_mb:.0f} | {r.fusion.get('fused_launches', '')} "
+            f"| {r.fusion.get('temporaries_eliminated', '')} | {fraction} | {peer} |")
+    lines.append("")
+    lines.append(f"Measured memory bandwidth (NumPy STREAM triad, one core): "
+                 f"{bandwidth / 1e9:.1f} GB/s. Bandwidth: bytes the ideally fused program moves "
+                 "per iteration / fused time per iteration, as a fraction of it.")
+    return "\n".join(lines)
+
+
+def chart(rows: list[Row], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = [f"{r.app}\n{r.size:,}" for r in rows]
+    ratios = [r.ratio_median for r in rows]
+    errors = [[r.ratio_median - r.ratio_min for r in rows], [r.ratio_max - r.ratio_median
+                                                             for r in rows]]
+    fig, ax = plt.subplots(figsize=(max(8, len(rows) * 0.8), 4.5))
+    ax.bar(range(len(rows)), ratios, yerr=errors, color="#4878a8", capsize=3)
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks(range(len(rows)), labels, rotation=60, ha="right", fontsize=8)
+    ax.set_ylabel("speedup, fusion on vs off (median, min-max)")
+    ax.set_title("legate-fuse speedups")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="tiny sizes, one pair each")
+    parser.add_argument("--repeats", type=int, default=3, help="off/on pairs per measurement")
+    parser.add_argument("--peers", default="", help="comma-separated peers to run: numpy")
+    parser.add_argument("--apps", default=",".join(SUITE), help="comma-separated applications")
+    parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "latest"))
+    parser.add_argument("--no-chart", action="store_true")
+    args = parser.parse_args()
+    peers = [p for p in args.peers.split(",") if p]
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    for app in args.apps.split(","):
+        subprocess.run([sys.executable, str(APPS / f"{app}.py"), "--check"], check=True,
+                       capture_output=True)
+    bandwidth = stream_triad_bandwidth(2_000_000 if args.quick else 20_000_000)
+    rows = []
+    for app in args.apps.split(","):
+        small, large, iterations = SUITE[app]
+        sizes = [QUICK_SIZES.get(app, small)] if args.quick else [small, large]
+        for size in sizes:
+            rows.append(measure(app, size, 2 if args.quick else iterations,
+                                1 if args.quick else args.repeats, peers, bandwidth))
+            print(f"{app} {size:,}: {rows[-1].ratio_median:.2f}x", flush=True)
+    report = table(rows, bandwidth)
+    for label, picked in (("small", rows[0::2]), ("large", rows[1::2])):
+        if picked and not args.quick:
+            report += (f"\n\nGeometric mean speedup, {label} sizes: "
+                       f"{geometric_mean([r.ratio_median for r in picked]):.2f}x")
+    header = (f"# legate-fuse benchmarks\n\n{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; "
+              f"{machine()}; LEGATE_CONFIG default of this machine; {args.repeats} alternating "
+              "off/on pairs after a warm-up of each.\n\n")
+    (out / "results.md").write_text(header + report + "\n")
+    (out / "results.json").write_text(json.dumps([asdict(r) for r in rows], indent=1))
+    if not args.no_chart:
+        chart(rows, out / "speedups.png")
+    print(report)
+    print(f"\nwritten to {out} in {time.perf_counter() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

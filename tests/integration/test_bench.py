@@ -1,0 +1,31 @@
+"""The benchmark suite's quick mode: every application checks its answer against NumPy, runs
+with fusion off and on, and the harness writes its table and chart."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_quick_suite_runs_every_application(tmp_path: Path) -> None:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("LEGATE_FUSE")}
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--peers", "numpy",
+         "--out", str(tmp_path)], capture_output=True, text=True, env=environ, timeout=1800)
+    assert result.returncode == 0, result.stderr[-4000:]
+    rows = json.loads((tmp_path / "results.json").read_text())
+    apps = {row["app"] for row in rows}
+    assert apps == {"black_scholes", "expression", "stream", "jacobi2d", "cg", "logreg", "cfd",
+                    "shallow_water"}
+    for row in rows:
+        assert row["on_median"] > 0 and row["off_median"] > 0
+        assert row["fusion"]["fused_launches"] >= 1, row["app"]
+        assert row["numpy_median"] > 0
+    table = (tmp_path / "results.md").read_text()
+    assert "| black_scholes |" in table and "memory bandwidth" in table
+    assert (tmp_path / "speedups.png").stat().st_size > 1000

@@ -130,36 +130,34 @@ cg::KernelSpec to_spec(
   return spec;
 }
 
+// Binds a renderer taking the kernel spec as plain Python lists and tuples.
+void bind_renderer(py::module_& m, const char* name, std::string (*render)(const cg::KernelSpec&),
+                   const char* doc)
+{
+  m.def(
+      name,
+      [render](
+          const std::vector<std::tuple<std::int32_t, std::string, bool>>& args,
+          const std::vector<std::string>& scalar_types,
+          const std::vector<std::tuple<std::string, std::string, std::vector<OperandTuple>>>& nodes,
+          const std::vector<std::tuple<std::int32_t, std::int32_t>>& stores,
+          const std::vector<std::tuple<std::int32_t, std::string, OperandTuple, OperandTuple>>&
+              reductions) {
+        return render(to_spec(args, scalar_types, nodes, stores, reductions));
+      },
+      py::arg("args"), py::arg("scalar_types"), py::arg("nodes"), py::arg("stores"),
+      py::arg("reductions"), doc);
+}
+
 void bind_codegen(py::module_& m)
 {
   m.attr("KERNEL_SYMBOL")      = cg::KERNEL_SYMBOL;
   m.attr("C_RENDERER_VERSION") = cg::C_RENDERER_VERSION;
-  m.def(
-      "render_c",
-      [](const std::vector<std::tuple<std::int32_t, std::string, bool>>& args,
-         const std::vector<std::string>& scalar_types,
-         const std::vector<std::tuple<std::string, std::string, std::vector<OperandTuple>>>& nodes,
-         const std::vector<std::tuple<std::int32_t, std::int32_t>>& stores,
-         const std::vector<std::tuple<std::int32_t, std::string, OperandTuple, OperandTuple>>&
-             reductions) {
-        return cg::render_c(to_spec(args, scalar_types, nodes, stores, reductions));
-      },
-      py::arg("args"), py::arg("scalar_types"), py::arg("nodes"), py::arg("stores"),
-      py::arg("reductions"), "Render a kernel spec (see codegen/kernel_spec.h) as C source");
+  bind_renderer(m, "render_c", &cg::render_c,
+                "Render a kernel spec (see codegen/kernel_spec.h) as C source");
   m.attr("CUDA_RENDERER_VERSION") = cg::CUDA_RENDERER_VERSION;
   m.attr("CUDA_BLOCK_SIZE")       = cg::CUDA_BLOCK_SIZE;
-  m.def(
-      "render_cuda",
-      [](const std::vector<std::tuple<std::int32_t, std::string, bool>>& args,
-         const std::vector<std::string>& scalar_types,
-         const std::vector<std::tuple<std::string, std::string, std::vector<OperandTuple>>>& nodes,
-         const std::vector<std::tuple<std::int32_t, std::int32_t>>& stores,
-         const std::vector<std::tuple<std::int32_t, std::string, OperandTuple, OperandTuple>>&
-             reductions) {
-        return cg::render_cuda(to_spec(args, scalar_types, nodes, stores, reductions));
-      },
-      py::arg("args"), py::arg("scalar_types"), py::arg("nodes"), py::arg("stores"),
-      py::arg("reductions"), "Render a kernel spec as CUDA C++ for NVRTC");
+  bind_renderer(m, "render_cuda", &cg::render_cuda, "Render a kernel spec as CUDA C++ for NVRTC");
   m.def("nvrtc_compile_ptx", &legate_fuse::nvrtc_compile_ptx, py::arg("library"), py::arg("source"),
         py::arg("name"), py::arg("options"),
         "Compile CUDA C++ to PTX with the NVRTC library at `library`");

@@ -59,14 +59,6 @@ LF_DIVMOD(float, float32)
 
 )";
 
-std::string require(const std::optional<std::string>& value, const std::string& what)
-{
-  if (!value) {
-    throw UnsupportedError("legate-fuse: no C rendering for " + what);
-  }
-  return *value;
-}
-
 class Renderer {
  public:
   explicit Renderer(const KernelSpec& spec) : spec_{spec} {}
@@ -95,7 +87,8 @@ class Renderer {
       const auto& red  = spec_.reductions[r];
       const auto dtype = arg_dtype(red.arg);
       out << "  " << c_type_of(dtype) << " acc" << r << " = "
-          << require(reduction_identity(red.op, dtype), red.op + " over " + dtype) << ";\n";
+          << require_rendering(reduction_identity(red.op, dtype), red.op + " over " + dtype)
+          << ";\n";
     }
     out << "  int64_t outer = 1;\n"
            "  for (int32_t d = 0; d + 1 < ndim; ++d) outer *= extents[d];\n"
@@ -131,7 +124,8 @@ class Renderer {
       const auto slot =
           "(*(" + c_type_of(dtype) + "*)arrays[" + std::to_string(red.arg) + "].data)";
       out << "  " << slot << " = "
-          << require(reduction_combine(red.op, dtype, slot, "acc" + std::to_string(r)), red.op)
+          << require_rendering(reduction_combine(red.op, dtype, slot, "acc" + std::to_string(r)),
+                               red.op)
           << ";\n";
     }
     out << "}\n";

@@ -57,21 +57,13 @@ LF_REMAINDER(float, float32)
 
 )";
 
-std::string require(const std::optional<std::string>& value, const std::string& what)
-{
-  if (!value) {
-    throw UnsupportedError("legate-fuse: no CUDA rendering for " + what);
-  }
-  return *value;
-}
-
 // An atomic fold of `value` into `*target` with the reduction's combining step, by
 // compare-and-swap on the aligned word holding the target (1, 2, 4 or 8 bytes wide).
 void write_atomic_fold(std::ostringstream& out, std::size_t r, const std::string& op,
                        const std::string& dtype)
 {
   const auto type = c_type_of(dtype);
-  const auto step = require(reduction_combine(op, dtype, "cur", "value"), op);
+  const auto step = require_rendering(reduction_combine(op, dtype, "cur", "value"), op);
   out << "__device__ inline void lf_fold" << r << "(" << type << "* target, " << type
       << " value)\n{\n";
   out << "  if (sizeof(" << type << ") == 8) {\n"
@@ -132,7 +124,7 @@ std::string render_cuda(const KernelSpec& spec)
     const auto& red   = spec.reductions[r];
     const auto& dtype = spec.args.at(red.arg).dtype;
     out << "  " << c_type_of(dtype) << " acc" << r << " = "
-        << require(reduction_identity(red.op, dtype), red.op + " over " + dtype) << ";\n";
+        << require_rendering(reduction_identity(red.op, dtype), red.op + " over " + dtype) << ";\n";
   }
   out << "  for (int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; idx < p.volume;\n"
          "       idx += (int64_t)blockDim.x * gridDim.x) {\n"
@@ -163,9 +155,9 @@ std::string render_cuda(const KernelSpec& spec)
         << "  for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
         << "    if (threadIdx.x < s) {\n"
         << "      shared" << rs << "[threadIdx.x] = "
-        << require(reduction_combine(red.op, dtype, "shared" + rs + "[threadIdx.x]",
-                                     "shared" + rs + "[threadIdx.x + s]"),
-                   red.op)
+        << require_rendering(reduction_combine(red.op, dtype, "shared" + rs + "[threadIdx.x]",
+                                               "shared" + rs + "[threadIdx.x + s]"),
+                             red.op)
         << ";\n"
         << "    }\n"
         << "    __syncthreads();\n"

@@ -6,14 +6,6 @@
 namespace legate_fuse::codegen {
 namespace {
 
-std::string require(const std::optional<std::string>& value, const std::string& what)
-{
-  if (!value) {
-    throw UnsupportedError("legate-fuse: no rendering for " + what);
-  }
-  return *value;
-}
-
 std::string operand_dtype(const KernelSpec& spec, const Operand& op)
 {
   switch (op.kind) {
@@ -29,12 +21,23 @@ std::string operand_dtype(const KernelSpec& spec, const Operand& op)
 
 }  // namespace
 
+std::string require_rendering(const std::optional<std::string>& value, const std::string& what)
+{
+  if (!value) {
+    throw UnsupportedError("legate-fuse: no rendering for " + what);
+  }
+  return *value;
+}
+
 bool is_value_input(const KernelSpec& spec, std::size_t arg)
 {
   return spec.args[arg].value && spec.args[arg].role == ArgSpec::Role::Input;
 }
 
-std::string c_type_of(const std::string& dtype) { return require(c_type(dtype), "dtype " + dtype); }
+std::string c_type_of(const std::string& dtype)
+{
+  return require_rendering(c_type(dtype), "dtype " + dtype);
+}
 
 std::string operand_name(const Operand& op)
 {
@@ -71,7 +74,7 @@ void write_element_body(std::ostringstream& out, const KernelSpec& spec, const s
     }
     what += ")";
     out << indent << "const " << c_type_of(node.dtype) << " r" << n << " = "
-        << require(c_expression(node.op, node.dtype, dtypes, operands), what) << ";\n";
+        << require_rendering(c_expression(node.op, node.dtype, dtypes, operands), what) << ";\n";
   }
   for (const auto& store : spec.stores) {
     out << indent << element(static_cast<std::size_t>(store.arg)) << " = r" << store.reg << ";\n";
@@ -80,7 +83,8 @@ void write_element_body(std::ostringstream& out, const KernelSpec& spec, const s
     const auto& red   = spec.reductions[r];
     const auto& dtype = spec.args.at(static_cast<std::size_t>(red.arg)).dtype;
     const auto acc    = "acc" + std::to_string(r);
-    auto combined = require(reduction_combine(red.op, dtype, acc, operand_name(red.value)), red.op);
+    auto combined =
+        require_rendering(reduction_combine(red.op, dtype, acc, operand_name(red.value)), red.op);
     if (red.mask.index >= 0) {
       combined = "(" + operand_name(red.mask) + " ? " + combined + " : " + acc + ")";
     }

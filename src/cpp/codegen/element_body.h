@@ -1,6 +1,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -19,6 +20,9 @@ void write_element_body(std::ostringstream& out, const KernelSpec& spec, const s
                         const ElementAccess& element);
 
 [[nodiscard]] bool is_value_input(const KernelSpec& spec, std::size_t arg);
+// `value`, or UnsupportedError naming `what` when a renderer has no rendering for it.
+[[nodiscard]] std::string require_rendering(const std::optional<std::string>& value,
+                                            const std::string& what);
 [[nodiscard]] std::string c_type_of(const std::string& dtype);
 [[nodiscard]] std::string operand_name(const Operand& op);
 

@@ -131,7 +131,8 @@ def table(rows: list[Row], bandwidth: float) -> str:
     lines.append("")
     lines.append(f"Measured memory bandwidth (NumPy STREAM triad, one core): "
                  f"{bandwidth / 1e9:.1f} GB/s. Bandwidth: bytes the ideally fused program moves "
-                 "per iteration / fused time per iteration, as a fraction of it.")
+                 "per iteration / fused time per iteration, as a fraction of it; over 100% "
+                 "where fusion joined consecutive iterations into one pass over the arrays.")
     return "\n".join(lines)
 
 

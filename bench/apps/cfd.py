@@ -11,10 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import array_module, parse_args, report, timed
+from common import stepped_app
 
 RHO, NU, FORCE, DT, POISSON_ITERATIONS = 1.0, 0.1, 1.0, 0.001, 10
 
@@ -76,29 +74,9 @@ def step(xp: Any, state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
     return u, v, p
 
 
-def check() -> None:
-    import cupynumeric
-
-    def run(xp: Any) -> numpy.ndarray:
-        state = initial(xp, 41)
-        for _ in range(5):
-            state = step(xp, state)
-        return numpy.asarray(state[0])
-
-    numpy.testing.assert_allclose(run(cupynumeric), run(numpy), rtol=1e-10, atol=1e-14)
-    print("cfd: answer matches NumPy")
-
-
 def main() -> None:
-    args = parse_args(__doc__ or "", size=400, iterations=10)
-    if args.check:
-        check()
-        return
-    xp = array_module(args)
-    n = args.size
-    seconds, checksum = timed(lambda s: step(xp, s), initial(xp, n),
-                              lambda s: float(xp.sum(s[0])), args.iterations, args.warmup)
-    report("cfd", n * n, args.iterations, seconds, checksum)
+    stepped_app("cfd", __doc__ or "", initial, step, lambda s: s[0], size=400, iterations=10,
+                check_size=41, check_steps=5, rtol=1e-10, atol=1e-14, volume=lambda n: n * n)
 
 
 if __name__ == "__main__":

@@ -10,10 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import array_module, parse_args, report, timed
+from common import stepped_app
 
 TOLERANCE = 1e-30  # never reached in the timed iterations: every iteration does its work
 
@@ -43,31 +41,12 @@ def step(xp: Any, s: dict[str, Any]) -> dict[str, Any]:
     return s
 
 
-def check() -> None:
-    import cupynumeric
-
-    def run(xp: Any) -> numpy.ndarray:
-        state = initial(xp, 30)
-        for _ in range(10):
-            state = step(xp, state)
-        return numpy.asarray(state["x"])
-
-    numpy.testing.assert_allclose(run(cupynumeric), run(numpy), rtol=1e-10)
-    print("cg: answer matches NumPy")
-
-
 def main() -> None:
-    args = parse_args(__doc__ or "", size=1000, iterations=20)
-    if args.check:
-        check()
-        return
-    xp = array_module(args)
-    m = args.size
-    seconds, checksum = timed(lambda s: step(xp, s), initial(xp, m),
-                              lambda s: float(xp.sum(s["x"])), args.iterations, args.warmup)
     # Ideally fused: stencil + dot read p, write Ap; the updates read x, r, p, Ap and write x,
     # r; p's update reads r and p and writes p: about 11 grids of float64 per iteration.
-    report("cg", m * m, args.iterations, seconds, checksum, ideal_bytes=11 * 8 * m * m)
+    stepped_app("cg", __doc__ or "", initial, step, lambda s: s["x"], size=1000,
+                iterations=20, check_size=30, check_steps=10, rtol=1e-10,
+                volume=lambda n: n * n, ideal_bytes=lambda n: 11 * 8 * n * n)
 
 
 if __name__ == "__main__":

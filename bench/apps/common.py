@@ -39,6 +39,21 @@ def array_module(args: argparse.Namespace) -> Any:
     return cupynumeric
 
 
+def check_matches_numpy(app: str, run: Callable[[Any], Any], rtol: float = 0.0,
+                        atol: float = 0.0) -> None:
+    """Runs `run(xp)` with cuPyNumeric and with NumPy and compares the answers (exactly when
+    no tolerance is given)."""
+    import cupynumeric
+    import numpy
+
+    got, want = numpy.asarray(run(cupynumeric)), numpy.asarray(run(numpy))
+    if rtol or atol:
+        numpy.testing.assert_allclose(got, want, rtol=rtol, atol=atol)
+    else:
+        numpy.testing.assert_array_equal(got, want)
+    print(f"{app}: answer matches NumPy")
+
+
 def peak_rss_mb() -> float:
     """Peak resident memory of this process (Legate runs inside it), in MiB."""
     import resource
@@ -78,3 +93,29 @@ def report(app: str, size: int, iterations: int, seconds: float, checksum: float
                "seconds_per_iteration": seconds, "checksum": checksum,
                "peak_rss_mb": peak_rss_mb(), "fusion": fusion_stats(), **extra}
     print("RESULT " + json.dumps(payload), flush=True)
+
+
+def stepped_app(name: str, doc: str, initial: Callable[[Any, int], State],
+                step: Callable[[Any, State], State], answer: Callable[[State], Any], *,
+                size: int, iterations: int, check_size: int, check_steps: int,
+                rtol: float = 0.0, atol: float = 0.0,
+                volume: Callable[[int], int] = lambda n: n,
+                ideal_bytes: Callable[[int], int] | None = None) -> None:
+    """The command line of an application that advances a state step by step: `--check`
+    compares `answer` after `check_steps` steps with NumPy's, otherwise the steps are timed."""
+    args = parse_args(doc, size=size, iterations=iterations)
+    if args.check:
+        def run(xp: Any) -> Any:
+            state = initial(xp, check_size)
+            for _ in range(check_steps):
+                state = step(xp, state)
+            return answer(state)
+
+        check_matches_numpy(name, run, rtol=rtol, atol=atol)
+        return
+    xp = array_module(args)
+    n = args.size
+    seconds, checksum = timed(lambda s: step(xp, s), initial(xp, n),
+                              lambda s: float(xp.sum(answer(s))), args.iterations, args.warmup)
+    extra = {"ideal_bytes": ideal_bytes(n)} if ideal_bytes is not None else {}
+    report(name, volume(n), args.iterations, seconds, checksum, **extra)

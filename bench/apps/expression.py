@@ -13,7 +13,7 @@ from typing import Any
 import numpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import parse_args, report, timed
+from common import check_matches_numpy, parse_args, report, timed
 
 
 def expression(a: Any, b: Any) -> Any:
@@ -21,12 +21,9 @@ def expression(a: Any, b: Any) -> Any:
 
 
 def check() -> None:
-    import cupynumeric
-
     a0, b0 = numpy.linspace(0, 1, 1000), numpy.linspace(-1, 1, 1000)
-    got = expression(cupynumeric.array(a0), cupynumeric.array(b0))
-    numpy.testing.assert_array_equal(numpy.asarray(got), expression(a0, b0))
-    print("expression: answer matches NumPy")
+    check_matches_numpy("expression", lambda xp: expression(xp.array(a0), xp.array(b0)))
+
 
 
 def main() -> None:

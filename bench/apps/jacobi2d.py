@@ -10,10 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import numpy
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import array_module, parse_args, report, timed
+from common import stepped_app
 
 CHECK_EVERY = 5
 
@@ -35,30 +33,11 @@ def step(xp: Any, state: tuple[Any, Any, int]) -> tuple[Any, Any, int]:
     return dst, src, count
 
 
-def check() -> None:
-    import cupynumeric
-
-    def run(xp: Any) -> numpy.ndarray:
-        state = initial(xp, 40)
-        for _ in range(12):
-            state = step(xp, state)
-        return numpy.asarray(state[0])
-
-    numpy.testing.assert_array_equal(run(cupynumeric), run(numpy))
-    print("jacobi2d: answer matches NumPy")
-
-
 def main() -> None:
-    args = parse_args(__doc__ or "", size=2000, iterations=20)
-    if args.check:
-        check()
-        return
-    xp = array_module(args)
-    n = args.size
-    seconds, checksum = timed(lambda s: step(xp, s), initial(xp, n),
-                              lambda s: float(s[0][n // 2, n // 2]), args.iterations, args.warmup)
     # Ideally fused: read the source grid once, write the interior once.
-    report("jacobi2d", n * n, args.iterations, seconds, checksum, ideal_bytes=2 * 8 * n * n)
+    stepped_app("jacobi2d", __doc__ or "", initial, step, lambda s: s[0], size=2000,
+                iterations=20, check_size=40, check_steps=12, volume=lambda n: n * n,
+                ideal_bytes=lambda n: 2 * 8 * n * n)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from typing import Any
 import numpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import array_module, parse_args, report, timed
+from common import stepped_app
 
 GRAVITY, DT, DX = 9.81, 0.001, 0.1
 
@@ -51,29 +51,10 @@ def step(xp: Any, state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
     return new_h, new_hu, new_hv
 
 
-def check() -> None:
-    import cupynumeric
-
-    def run(xp: Any) -> numpy.ndarray:
-        state = initial(xp, 50)
-        for _ in range(5):
-            state = step(xp, state)
-        return numpy.asarray(state[0])
-
-    numpy.testing.assert_allclose(run(cupynumeric), run(numpy), rtol=1e-12)
-    print("shallow_water: answer matches NumPy")
-
-
 def main() -> None:
-    args = parse_args(__doc__ or "", size=1000, iterations=10)
-    if args.check:
-        check()
-        return
-    xp = array_module(args)
-    n = args.size
-    seconds, checksum = timed(lambda s: step(xp, s), initial(xp, n),
-                              lambda s: float(xp.sum(s[0])), args.iterations, args.warmup)
-    report("shallow_water", n * n, args.iterations, seconds, checksum)
+    stepped_app("shallow_water", __doc__ or "", initial, step, lambda s: s[0], size=1000,
+                iterations=10, check_size=50, check_steps=5, rtol=1e-12,
+                volume=lambda n: n * n)
 
 
 if __name__ == "__main__":

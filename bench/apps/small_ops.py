@@ -14,7 +14,7 @@ from typing import Any
 import numpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import parse_args, report, timed
+from common import check_matches_numpy, parse_args, report, timed
 
 TASKS_PER_ITERATION = 8
 
@@ -27,12 +27,9 @@ def step(xp: Any, a: Any, b: Any) -> Any:
 
 
 def check() -> None:
-    import cupynumeric
-
     a0, b0 = numpy.linspace(0, 1, 500), numpy.linspace(1, 2, 500)
-    got = step(cupynumeric, cupynumeric.array(a0), cupynumeric.array(b0))
-    numpy.testing.assert_array_equal(numpy.asarray(got), step(numpy, a0, b0))
-    print("small_ops: answer matches NumPy")
+    check_matches_numpy("small_ops", lambda xp: step(xp, xp.array(a0), xp.array(b0)))
+
 
 
 def main() -> None:

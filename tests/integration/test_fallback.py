@@ -116,3 +116,37 @@ def test_corrupt_cache_entries_are_rebuilt(tmp_path: Path) -> None:
     stats = report["stats"]
     assert isinstance(stats, dict) and stats["fused_launches"] >= 3
     assert all(os.path.getsize(e) > 1000 for e in entries)
+
+
+def test_two_processes_compiling_the_same_kernels_at_once(tmp_path: Path) -> None:
+    import subprocess
+
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("LEGATE_FUSE")}
+    environ.update(LEGATE_FUSE="1", LEGATE_FUSE_CACHE_DIR=str(tmp_path))
+    processes = [subprocess.Popen([sys.executable, "-c", PROGRAM], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, env=environ)
+                 for _ in range(2)]
+    for process in processes:
+        out, err = process.communicate(timeout=600)
+        assert process.returncode == 0, err[-3000:]
+        assert "legate-fuse: WARNING" not in err
+        line = next(ln for ln in out.splitlines() if ln.startswith("RESULT "))
+        assert_correct(json.loads(line[len("RESULT "):]))
+    assert not list((tmp_path / "kernels").glob(".build-*"))  # no scratch left behind
+
+
+def test_interrupted_compile_falls_back_and_leaves_the_cache_usable(tmp_path: Path) -> None:
+    # The compiler is killed half-way through writing its output.
+    killed = fake_compiler(
+        tmp_path / "killed",
+        'for a; do case "$prev" in -o) printf "\\177ELF" > "$a";; esac; prev="$a"; done; '
+        "kill -9 $$")
+    report, warnings = run_program(CC=killed, LEGATE_FUSE_CACHE_DIR=str(tmp_path / "c"))
+    assert_correct(report)
+    assert len(warnings) == 1 and "running them unfused" in warnings[0]
+    # The next run, with a working compiler, builds the kernels in the same cache.
+    report, warnings = run_program(LEGATE_FUSE_CACHE_DIR=str(tmp_path / "c"))
+    assert_correct(report)
+    assert warnings == []
+    stats = report["stats"]
+    assert isinstance(stats, dict) and stats["fused_launches"] >= 3

@@ -29,6 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ab import compare, run_once
 
 APPS = Path(__file__).resolve().parent / "apps"
+PEERS = Path(__file__).resolve().parent / "peers.py"
+PEER_APPS = ("black_scholes", "expression")  # the functional ones numexpr and JAX express
 
 # application: (small size, large size, iterations); quick mode uses the small size.
 SUITE: dict[str, tuple[int, int, int]] = {
@@ -60,7 +62,7 @@ class Row:
     rss_off_mb: float
     rss_on_mb: float
     bandwidth_fraction: float | None
-    numpy_median: float | None
+    peers: dict[str, float]  # peer -> median seconds per iteration
     fusion: dict[str, Any]
 
 
@@ -83,17 +85,24 @@ def measure(app: str, size: int, iterations: int, repeats: int, peers: list[str]
     result = compare(args, repeats)
     off, on, ratios = result.seconds("off"), result.seconds("on"), result.ratios()
     ideal = result.on[-1].get("ideal_bytes")
-    numpy_median = None
-    if "numpy" in peers:
-        numpy_median = statistics.median(
-            run_once([*args, "--numpy"], "off")["seconds_per_iteration"] for _ in range(repeats))
+    peer_medians: dict[str, float] = {}
+    for peer in peers:
+        if peer == "numpy":
+            command = [*args, "--numpy"]
+        elif app in PEER_APPS:
+            command = [str(PEERS), peer, app, "--size", str(size), "--iterations",
+                       str(iterations)]
+        else:
+            continue  # this peer does not apply to this application
+        peer_medians[peer] = statistics.median(
+            run_once(command, "off")["seconds_per_iteration"] for _ in range(repeats))
     return Row(
         app, size, statistics.median(off), min(off), max(off), statistics.median(on), min(on),
         max(on), statistics.median(ratios), min(ratios), max(ratios),
         statistics.median(r["peak_rss_mb"] for r in result.off),
         statistics.median(r["peak_rss_mb"] for r in result.on),
         ideal / statistics.median(on) / bandwidth if ideal else None,
-        numpy_median, result.on[-1]["fusion"] or {},
+        peer_medians, result.on[-1]["fusion"] or {},
     )
 
 
@@ -116,12 +125,12 @@ def machine() -> str:
 def table(rows: list[Row], bandwidth: float) -> str:
     lines = [
         "| application | size | off s/iter (min-max) | on s/iter (min-max) | speedup (min-max) "
-        "| peak RSS off / on MiB | fused launches | temporaries | bandwidth | NumPy s/iter |",
+        "| peak RSS off / on MiB | fused launches | temporaries | bandwidth | peers s/iter |",
         "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         fraction = f"{r.bandwidth_fraction:.0%}" if r.bandwidth_fraction is not None else ""
-        peer = f"{r.numpy_median:.4g}" if r.numpy_median is not None else ""
+        peer = ", ".join(f"{name} {seconds:.4g}" for name, seconds in r.peers.items())
         lines.append(
             f"| {r.app} | {r.size:,} | {r.off_median:.4g} ({r.off_min:.4g}-{r.off_max:.4g}) "
             f"| {r.on_median:.4g} ({r.on_min:.4g}-{r.on_max:.4g}) "
@@ -162,7 +171,9 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="tiny sizes, one pair each")
     parser.add_argument("--repeats", type=int, default=3, help="off/on pairs per measurement")
-    parser.add_argument("--peers", default="", help="comma-separated peers to run: numpy")
+    parser.add_argument("--peers", default="",
+                        help="comma-separated peers: numpy, numexpr, jax (numexpr and jax are "
+                             "installed into the environment when asked)")
     parser.add_argument("--apps", default=",".join(SUITE), help="comma-separated applications")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "latest"))
     parser.add_argument("--no-chart", action="store_true")

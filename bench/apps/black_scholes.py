@@ -12,7 +12,7 @@ from typing import Any
 import numpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import parse_args, report, timed
+from common import array_module, parse_args, report, timed
 
 RISK_FREE = 0.02
 VOLATILITY = 0.30
@@ -69,7 +69,7 @@ def main() -> None:
     if args.check:
         check()
         return
-    import cupynumeric as np
+    np = array_module(args)
 
     price, strike, years = (np.array(a) for a in make_inputs(args.size, "float64"))
 

@@ -13,7 +13,7 @@ from typing import Any
 import numpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import check_matches_numpy, parse_args, report, timed
+from common import array_module, check_matches_numpy, parse_args, report, timed
 
 
 def expression(a: Any, b: Any) -> Any:
@@ -31,7 +31,7 @@ def main() -> None:
     if args.check:
         check()
         return
-    import cupynumeric as np
+    np = array_module(args)
 
     a = np.array(numpy.linspace(0.0, 1.0, args.size))
     b = np.array(numpy.linspace(-1.0, 1.0, args.size))

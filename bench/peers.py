@@ -1,0 +1,137 @@
+"""Peers of the functional applications (Black-Scholes, the expression): the same computation
+with numexpr (fused element-wise evaluation on the CPU) and with JAX `jit` on the CPU (XLA
+fusion). Optional: installed by the harness only when asked (`bench/run.py --peers ...`).
+
+    python bench/peers.py numexpr black_scholes --size 1000000 --iterations 3
+Prints one RESULT line like the applications.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy
+
+sys.path.insert(0, str(Path(__file__).resolve().parent / "apps"))
+from black_scholes import RISK_FREE, VOLATILITY, make_inputs
+
+PACKAGES = {"numexpr": "numexpr", "jax": "jax[cpu]"}
+APPS = ("black_scholes", "expression")
+
+
+def ensure_installed(peer: str) -> None:
+    try:
+        __import__(peer)
+    except ImportError:
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", PACKAGES[peer]],
+                       check=True)
+
+
+def numexpr_black_scholes(n: int) -> Callable[[Any], Any]:
+    import numexpr
+
+    price, strike, years = make_inputs(n, "float64")
+    r, v = RISK_FREE, VOLATILITY
+    tail = ("0.39894228040143267793994605993438 * exp(-0.5 * d * d) * (k * (0.31938153 + k * "
+            "(-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429)))))")
+
+    def cnd(d: Any) -> Any:
+        k = numexpr.evaluate("1.0 / (1.0 + 0.2316419 * abs(d))", local_dict={"d": d})
+        return numexpr.evaluate(f"where(d > 0, 1.0 - {tail}, {tail})",
+                                local_dict={"d": d, "k": k})
+
+    def step(total: Any) -> Any:
+        inputs = {"price": price, "strike": strike, "years": years}
+        d1 = numexpr.evaluate(f"(log(price / strike) + ({r} + 0.5 * {v} * {v}) * years) / "
+                              f"({v} * sqrt(years))", local_dict=inputs)
+        d2 = numexpr.evaluate(f"d1 - {v} * sqrt(years)", local_dict={"d1": d1, **inputs})
+        values = {"c1": cnd(d1), "c2": cnd(d2), "total": total, **inputs}
+        return numexpr.evaluate(
+            f"total + (price * c1 - strike * exp(-{r} * years) * c2) + "
+            f"(strike * exp(-{r} * years) * (1.0 - c2) - price * (1.0 - c1))", local_dict=values)
+
+    return step
+
+
+def jax_black_scholes(n: int) -> Callable[[Any], Any]:
+    import jax
+
+    jax.config.update("jax_enable_x64", True)
+    import jax.numpy as jnp
+    from black_scholes import black_scholes
+
+    price, strike, years = (jnp.asarray(a) for a in make_inputs(n, "float64"))
+
+    @jax.jit
+    def step(total: Any) -> Any:
+        call, put = black_scholes(jnp, price, strike, years)
+        return total + (call + put)
+
+    return step
+
+
+def expression_step(peer: str) -> Callable[[Any], Any]:
+    if peer == "numexpr":
+        import numexpr
+
+        def ne_step(state: Any) -> Any:
+            a, b = state
+            return b, numexpr.evaluate("a * 2.0 + b * 3.0 - a / 4.0", local_dict={"a": a, "b": b})
+
+        return ne_step
+    import jax
+
+    jax.config.update("jax_enable_x64", True)
+
+    @jax.jit
+    def jax_step(state: Any) -> Any:
+        a, b = state
+        return b, a * 2.0 + b * 3.0 - a / 4.0
+
+    return jax_step
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("peer", choices=sorted(PACKAGES))
+    parser.add_argument("app", choices=APPS)
+    parser.add_argument("--size", type=int, required=True)
+    parser.add_argument("--iterations", type=int, default=3)
+    args = parser.parse_args()
+    ensure_installed(args.peer)
+    n = args.size
+    if args.app == "black_scholes":
+        step = (numexpr_black_scholes if args.peer == "numexpr" else jax_black_scholes)(n)
+        state: Any = numpy.zeros(n)
+    else:
+        step = expression_step(args.peer)
+        state = (numpy.linspace(0.0, 1.0, n), numpy.linspace(-1.0, 1.0, n))
+    if args.peer == "jax":
+        import jax.numpy as jnp
+
+        state = jax_tree(state, jnp.asarray)
+    state = step(state)  # warm-up (compiles)
+    start = time.perf_counter()
+    for _ in range(args.iterations):
+        state = step(state)
+    final = state if args.app == "black_scholes" else state[1]
+    checksum = float(numpy.asarray(final).sum())
+    seconds = (time.perf_counter() - start) / args.iterations
+    print("RESULT " + json.dumps({"app": f"{args.app}[{args.peer}]", "size": n,
+                                  "seconds_per_iteration": seconds, "checksum": checksum}))
+
+
+def jax_tree(state: Any, convert: Callable[[Any], Any]) -> Any:
+    return tuple(convert(s) for s in state) if isinstance(state, tuple) else convert(state)
+
+
+if __name__ == "__main__":
+    main()

@@ -15,7 +15,7 @@ from typing import Any
 from legate_fuse import _core, _tasks
 from legate_fuse.compiler import CompileError, KernelCache, KernelCompiler
 from legate_fuse.kernel_spec import FusedKernel, KernelSpec, UnsupportedGroup, build_kernel
-from legate_fuse.launch import launch_fused
+from legate_fuse.launch import build_fused_task
 from legate_fuse.planner import PlannedWindow, task_label
 from legate_fuse.stats import Stats
 
@@ -48,15 +48,18 @@ class Fuser:
                 planned.records[t].task.execute()
 
     def _launch(self, planned: PlannedWindow, group: _core.Group) -> bool:
+        ops = [task_label(planned.records[t], planned.lifted[t]) for t in group.tasks]
         try:
-            kernel = build_kernel(planned.lifted, planned.stores, planned.descriptions, group)
+            kernel = build_kernel(planned.lifted, planned.stores, planned.descriptions, group,
+                                  planned.parsed)
             cpu_path, gpu_path = self._kernel_paths(kernel.spec)
+            task = build_fused_task(self.runtime(), cpu_path, gpu_path, kernel.args, b"",
+                                    "legate_fuse[" + ", ".join(ops) + "]")
         except FUSION_ERRORS as error:
+            # Nothing of the group has run yet: its original tasks take over.
             self.warn(f"could not fuse tasks {list(group.tasks)}, running them unfused: {error}")
             return False
-        ops = [task_label(planned.records[t], planned.lifted[t]) for t in group.tasks]
-        launch_fused(self.runtime(), cpu_path, gpu_path, kernel.args, b"",
-                     "legate_fuse[" + ", ".join(ops) + "]")
+        task.execute()
         self._count(group, kernel)
         return True
 

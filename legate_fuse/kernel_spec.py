@@ -74,8 +74,9 @@ def _reduction_name(op: str) -> str:
 
 
 def build_kernel(lifted: list[LiftedTask | None], stores: list[Any],
-                 descriptions: list[str], group: _core.Group) -> FusedKernel:
-    descs = [_core.parse_store_desc(text) for text in descriptions]
+                 descriptions: list[str], group: _core.Group,
+                 parsed: list[_core.StoreDesc | None] | None = None) -> FusedKernel:
+    descs = parsed if parsed is not None else [_core.parse_store_desc(t) for t in descriptions]
 
     def desc(store_index: int) -> _core.StoreDesc:
         found = descs[store_index]

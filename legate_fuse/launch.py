@@ -1,4 +1,4 @@
-"""Launch of one fused group: an AutoTask of the `legate_fuse` library running its kernel."""
+"""One fused group as an AutoTask of the `legate_fuse` library running its kernel."""
 
 from __future__ import annotations
 
@@ -9,14 +9,14 @@ from legate_fuse import _core, tasks
 from legate_fuse.kernel_spec import ROLE_INPUT, ROLE_OUTPUT, KernelArg
 
 
-def launch_fused(
+def build_fused_task(
     runtime: Any, kernel_path: str, ptx_path: str, args: Sequence[KernelArg], scalars: bytes,
     provenance: str,
-) -> None:
-    """Submits the FUSED task: stores deduplicated by the plan, every partitioned store aligned
-    with every other (the group's iteration space), the kernel and its run-time scalars as
-    arguments (`ptx_path` is "" without GPUs). `runtime` is Legate's own runtime (not the
-    interceptor's proxy)."""
+) -> Any:
+    """The FUSED task, ready to execute: stores deduplicated by the plan, every partitioned
+    store aligned with every other (the group's iteration space), the kernel and its run-time
+    scalars as arguments (`ptx_path` is "" without GPUs). `runtime` is Legate's own runtime
+    (not the interceptor's proxy)."""
     from legate.core import Scope, align
 
     with Scope(provenance=provenance):
@@ -37,4 +37,4 @@ def launch_fused(
         task.add_scalar_arg(_core.KERNEL_SYMBOL)
         task.add_scalar_arg(scalars)
         task.add_scalar_arg(ptx_path)
-        task.execute()
+    return task

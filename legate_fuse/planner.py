@@ -7,6 +7,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from legate_fuse import _core
@@ -26,6 +27,11 @@ class PlannedWindow:
     descriptions: list[str]  # Legate's description of each store
     plan: _core.Plan
     cache_hit: bool
+
+    @cached_property
+    def parsed(self) -> list[_core.StoreDesc | None]:
+        """The descriptions parsed, once per window (the kernel builder needs them)."""
+        return [_core.parse_store_desc(text) for text in self.descriptions]
 
 
 class Planner:

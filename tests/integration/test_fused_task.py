@@ -97,3 +97,19 @@ def test_library_is_registered_once(session: Session) -> None:
     assert native.LIBRARY_NAME == "legate_fuse"
     assert tasks.library() is tasks.library()
     assert get_legate_runtime().find_library("legate_fuse") is not None
+
+
+def test_fused_tasks_are_named_after_their_operations(session: Session, tmp_path: Path) -> None:
+    from legate_fuse.kernel_spec import ROLE_INPUT, ROLE_OUTPUT, KernelArg
+    from legate_fuse.launch import build_fused_task
+
+    kernel = compile_kernel(tmp_path)
+    x, y, out = cn.ones(10), cn.ones(10), cn.zeros(10)
+    args = [KernelArg(x._thunk.base, ROLE_INPUT, -1), KernelArg(y._thunk.base, ROLE_INPUT, -1),
+            KernelArg(out._thunk.base, ROLE_OUTPUT, -1)]
+    name = "legate_fuse[BINARY_OP.MULTIPLY, BINARY_OP.ADD]"
+    task = build_fused_task(get_legate_runtime(), str(kernel), "", args,
+                            struct.pack("<d", 2.0), name)
+    assert name in task.provenance()
+    # Not executed: this kernel's symbol is not the generated kernels' one. A task built and
+    # never executed is simply dropped by Legate.

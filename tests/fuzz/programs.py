@@ -4,9 +4,9 @@ A program is a list of statements over a pool of named arrays: vectors `v0..v3` 
 elements) and matrices `m0..m1` (MATRIX shape). Statements cover the lifted operations, Python
 scalars, broadcasting, shifted views (stencils), in-place updates, slice assignment, reductions,
 reads back to Python in the middle, control flow on array values, and opaque operations (sort,
-boolean indexing, cumulative sums) in between. Values stay in [-1, 1]-ish ranges so that no
-infinities or NaNs appear: NumPy and cuPyNumeric then agree up to rounding, and any difference
-between fusion on and off is a fusion bug.
+boolean indexing, cumulative sums, matrix-vector products) in between. Values stay in
+[-1, 1]-ish ranges so that no infinities or NaNs appear: NumPy and cuPyNumeric then agree up
+to rounding, and any difference between fusion on and off is a fusion bug.
 
 `run(program, xp)` returns the final arrays and every value read back, each marked with
 whether a reduction's result flowed into it (those agree within a tolerance; the others
@@ -82,6 +82,7 @@ def statements() -> st.SearchStrategy[Statement]:
         st.tuples(st.just("sort"), vec),
         st.tuples(st.just("mask"), vec, scalar),
         st.tuples(st.just("cumsum"), vec),
+        st.tuples(st.just("matvec"), vec, mat, vec),
     )
 
 
@@ -176,6 +177,10 @@ def execute(statement: Statement, xp: Any, s: dict[str, Value], reads: list[Valu
     elif kind == "cumsum":
         _, out = statement
         s[out] = Value(xp.tanh(xp.cumsum(s[out].data)), True)
+    elif kind == "matvec":
+        _, out, m, v = statement
+        s[out].data[: MATRIX[0]] = (s[m].data @ s[v].data[: MATRIX[1]]) * 0.125
+        s[out].tainted |= s[m].tainted or s[v].tainted
     else:  # pragma: no cover - the strategy makes no other kind
         raise ValueError(f"unknown statement {statement!r}")
 

@@ -75,13 +75,18 @@ def fake_compiler(directory: Path, body: str) -> str:
     return str(script)
 
 
-@pytest.mark.parametrize("case", ["missing", "failing", "broken_output"])
+@pytest.mark.parametrize("case", ["missing", "failing", "broken_output", "compile_error"])
 def test_compiler_failures_fall_back_with_one_warning(tmp_path: Path, case: str) -> None:
     compilers = {
         "missing": str(tmp_path / "no-such-compiler"),
         "failing": fake_compiler(
             tmp_path / "failing", 'echo "kernel.c:1: error: injected failure" >&2; exit 1'),
         # Exits 0 but writes garbage where the shared object should be.
+        # The real compiler, on generated code with an error injected into it.
+        "compile_error": fake_compiler(
+            tmp_path / "injected",
+            'for a; do case "$a" in *.c) echo "int injected_error = ;" >> "$a";; esac; done; '
+            'exec cc "$@"'),
         "broken_output": fake_compiler(
             tmp_path / "broken",
             'for a; do case "$prev" in -o) echo garbage > "$a";; esac; prev="$a"; done'),
@@ -92,6 +97,8 @@ def test_compiler_failures_fall_back_with_one_warning(tmp_path: Path, case: str)
     assert "running them unfused" in warnings[0]
     if case == "failing":
         assert "injected failure" in warnings[0]
+    if case == "compile_error":
+        assert "injected_error" in warnings[0] and "error" in warnings[0]
     stats = report["stats"]
     assert isinstance(stats, dict) and stats["fused_launches"] == 0
 

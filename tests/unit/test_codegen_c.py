@@ -196,3 +196,17 @@ def test_source_is_cached_on_disk_and_in_memory(tmp_path: Path) -> None:
     assert again.build(source) == first and again.compiled == 0 and again.cache_hits == 1
 
 
+
+
+def test_a_full_cache_folder_is_a_compile_error(tmp_path: Path) -> None:
+    import errno
+
+    from legate_fuse.compiler import CompileError, KernelCache
+
+    def full_disk(source: str, output: Path) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    cache = KernelCache(tmp_path, ".so", lambda: {"compiler": "test"}, full_disk)
+    with pytest.raises(CompileError, match="No space left on device"):
+        cache.build("int x;")
+    assert not list(tmp_path.glob("*.so")) and not list(tmp_path.glob(".build-*"))

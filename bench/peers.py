@@ -1,6 +1,7 @@
 """Peers of the functional applications (Black-Scholes, the expression): the same computation
-with numexpr (fused element-wise evaluation on the CPU) and with JAX `jit` on the CPU (XLA
-fusion). Optional: installed by the harness only when asked (`bench/run.py --peers ...`).
+with numexpr (fused element-wise evaluation on the CPU), with JAX `jit` on the CPU (XLA
+fusion) and with Dask arrays (a distributed engine; each iteration computed and persisted).
+Optional: installed by the harness only when asked (`bench/run.py --peers ...`).
 
     python bench/peers.py numexpr black_scholes --size 1000000 --iterations 3
 Prints one RESULT line like the applications.
@@ -22,7 +23,8 @@ import numpy
 sys.path.insert(0, str(Path(__file__).resolve().parent / "apps"))
 from black_scholes import RISK_FREE, VOLATILITY, make_inputs
 
-PACKAGES = {"numexpr": "numexpr", "jax": "jax[cpu]"}
+PACKAGES = {"numexpr": "numexpr", "jax": "jax[cpu]", "dask": "dask[array]"}
+DASK_CHUNK = 1_000_000  # elements per chunk
 APPS = ("black_scholes", "expression")
 
 
@@ -77,7 +79,27 @@ def jax_black_scholes(n: int) -> Callable[[Any], Any]:
     return step
 
 
+def dask_black_scholes(n: int) -> Callable[[Any], Any]:
+    import dask.array as da
+    from black_scholes import black_scholes
+
+    price, strike, years = (da.from_array(a, chunks=DASK_CHUNK)
+                            for a in make_inputs(n, "float64"))
+
+    def step(total: Any) -> Any:
+        call, put = black_scholes(da, price, strike, years)
+        return (total + (call + put)).persist()
+
+    return step
+
+
 def expression_step(peer: str) -> Callable[[Any], Any]:
+    if peer == "dask":
+        def dask_step(state: Any) -> Any:
+            a, b = state
+            return b, (a * 2.0 + b * 3.0 - a / 4.0).persist()
+
+        return dask_step
     if peer == "numexpr":
         import numexpr
 
@@ -109,7 +131,9 @@ def main() -> None:
     ensure_installed(args.peer)
     n = args.size
     if args.app == "black_scholes":
-        step = (numexpr_black_scholes if args.peer == "numexpr" else jax_black_scholes)(n)
+        makers = {"numexpr": numexpr_black_scholes, "jax": jax_black_scholes,
+                  "dask": dask_black_scholes}
+        step = makers[args.peer](n)
         state: Any = numpy.zeros(n)
     else:
         step = expression_step(args.peer)
@@ -118,6 +142,10 @@ def main() -> None:
         import jax.numpy as jnp
 
         state = jax_tree(state, jnp.asarray)
+    if args.peer == "dask":
+        import dask.array as da
+
+        state = jax_tree(state, lambda a: da.from_array(a, chunks=DASK_CHUNK))
     state = step(state)  # warm-up (compiles)
     start = time.perf_counter()
     for _ in range(args.iterations):
@@ -130,6 +158,7 @@ def main() -> None:
 
 
 def jax_tree(state: Any, convert: Callable[[Any], Any]) -> Any:
+    """Applies `convert` to the state's arrays (a tuple of them, or one)."""
     return tuple(convert(s) for s in state) if isinstance(state, tuple) else convert(state)
 
 

@@ -30,7 +30,7 @@ from ab import compare, run_once
 
 APPS = Path(__file__).resolve().parent / "apps"
 PEERS = Path(__file__).resolve().parent / "peers.py"
-PEER_APPS = ("black_scholes", "expression")  # the functional ones numexpr and JAX express
+PEER_APPS = ("black_scholes", "expression")  # the functional ones the other peers express
 
 # application: (small size, large size, iterations); quick mode uses the small size.
 SUITE: dict[str, tuple[int, int, int]] = {
@@ -172,8 +172,8 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="tiny sizes, one pair each")
     parser.add_argument("--repeats", type=int, default=3, help="off/on pairs per measurement")
     parser.add_argument("--peers", default="",
-                        help="comma-separated peers: numpy, numexpr, jax (numexpr and jax are "
-                             "installed into the environment when asked)")
+                        help="comma-separated peers: numpy, numexpr, jax, dask (the last three "
+                             "are installed into the environment when asked)")
     parser.add_argument("--apps", default=",".join(SUITE), help="comma-separated applications")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "latest"))
     parser.add_argument("--no-chart", action="store_true")

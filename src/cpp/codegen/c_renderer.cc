@@ -8,7 +8,7 @@
 namespace legate_fuse::codegen {
 namespace {
 
-// NumPy's floor division and remainder for floating point (npy_divmod).
+// NumPy's remainder for floating point (the sign of the divisor), as cuPyNumeric computes it.
 const char* const kPrelude = R"(#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,43 +19,20 @@ typedef struct legate_fuse_array {
   int64_t strides[8];
 } legate_fuse_array;
 
-#define LF_DIVMOD(T, SUFFIX)                                                        \
-  static inline T lf_floor_divide_##SUFFIX(T a, T b)                               \
-  {                                                                                 \
-    T mod = fmod##SUFFIX##_fn(a, b);                                                \
-    if (!b) return a / b;                                                           \
-    T div = (a - mod) / b;                                                          \
-    if (mod) {                                                                      \
-      if ((b < 0) != (mod < 0)) div -= 1;                                           \
-    }                                                                               \
-    T floordiv;                                                                     \
-    if (div) {                                                                      \
-      floordiv = floor##SUFFIX##_fn(div);                                           \
-      if (div - floordiv > (T)0.5) floordiv += 1;                                   \
-    } else {                                                                        \
-      floordiv = copysign##SUFFIX##_fn((T)0, a / b);                                \
-    }                                                                               \
-    return floordiv;                                                                \
-  }                                                                                 \
-  static inline T lf_remainder_##SUFFIX(T a, T b)                                  \
-  {                                                                                 \
-    T mod = fmod##SUFFIX##_fn(a, b);                                                \
-    if (!b) return mod;                                                             \
-    if (mod) {                                                                      \
-      if ((b < 0) != (mod < 0)) mod += b;                                           \
-    } else {                                                                        \
-      mod = copysign##SUFFIX##_fn((T)0, b);                                         \
-    }                                                                               \
-    return mod;                                                                     \
+#define LF_REMAINDER(T, SUFFIX, FMOD, COPYSIGN)                     \
+  static inline T lf_remainder_##SUFFIX(T a, T b)                   \
+  {                                                                 \
+    T mod = FMOD(a, b);                                             \
+    if (!b) return mod;                                             \
+    if (mod) {                                                      \
+      if ((b < 0) != (mod < 0)) mod += b;                           \
+    } else {                                                        \
+      mod = COPYSIGN((T)0, b);                                      \
+    }                                                               \
+    return mod;                                                     \
   }
-#define fmodfloat64_fn fmod
-#define floorfloat64_fn floor
-#define copysignfloat64_fn copysign
-#define fmodfloat32_fn fmodf
-#define floorfloat32_fn floorf
-#define copysignfloat32_fn copysignf
-LF_DIVMOD(double, float64)
-LF_DIVMOD(float, float32)
+LF_REMAINDER(double, float64, fmod, copysign)
+LF_REMAINDER(float, float32, fmodf, copysignf)
 
 )";
 

@@ -8,6 +8,7 @@ depend on, or be observed by, a held task flushes the window first.
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from legate.core import LogicalArray, LogicalStore
@@ -151,6 +152,13 @@ class ManualTaskProxy:
         return getattr(self._task, name)
 
 
+# Runtime operations on stores, run at once unless a held task touches one of their stores.
+_STORE_OPERATIONS = frozenset({
+    "issue_fill", "issue_copy", "issue_gather", "issue_scatter", "issue_scatter_gather",
+    "prefetch_bloated_instances",
+})
+
+
 class RuntimeProxy:
     """Stands for legate.core's Runtime; everything not listed here is forwarded unchanged."""
 
@@ -163,7 +171,12 @@ class RuntimeProxy:
         return self._runtime
 
     def __getattr__(self, name: str) -> Any:
+        if name in _STORE_OPERATIONS:
+            return functools.partial(self._issue_by_name, name)
         return getattr(self._runtime, name)
+
+    def _issue_by_name(self, name: str, *args: Any, **kwargs: Any) -> Any:
+        return self._issue(name, args, kwargs)
 
     # -- tasks -----------------------------------------------------------------------------
     def create_auto_task(self, library: Any, task_id: Any) -> AutoTaskProxy:
@@ -189,24 +202,6 @@ class RuntimeProxy:
         stores = [s for value in (*args, *kwargs.values()) for s in stores_of(value)]
         self._session.flush_if_touched(stores, name)
         return getattr(self._runtime, name)(*args, **kwargs)
-
-    def issue_fill(self, *args: Any, **kwargs: Any) -> Any:
-        return self._issue("issue_fill", args, kwargs)
-
-    def issue_copy(self, *args: Any, **kwargs: Any) -> Any:
-        return self._issue("issue_copy", args, kwargs)
-
-    def issue_gather(self, *args: Any, **kwargs: Any) -> Any:
-        return self._issue("issue_gather", args, kwargs)
-
-    def issue_scatter(self, *args: Any, **kwargs: Any) -> Any:
-        return self._issue("issue_scatter", args, kwargs)
-
-    def issue_scatter_gather(self, *args: Any, **kwargs: Any) -> Any:
-        return self._issue("issue_scatter_gather", args, kwargs)
-
-    def prefetch_bloated_instances(self, *args: Any, **kwargs: Any) -> Any:
-        return self._issue("prefetch_bloated_instances", args, kwargs)
 
     # -- synchronisation ---------------------------------------------------------------------
     def issue_execution_fence(self, *args: Any, **kwargs: Any) -> Any:

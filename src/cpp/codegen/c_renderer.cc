@@ -8,7 +8,6 @@
 namespace legate_fuse::codegen {
 namespace {
 
-// NumPy's remainder for floating point (the sign of the divisor), as cuPyNumeric computes it.
 const char* const kPrelude = R"(#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,20 +18,6 @@ typedef struct legate_fuse_array {
   int64_t strides[8];
 } legate_fuse_array;
 
-#define LF_REMAINDER(T, SUFFIX, FMOD, COPYSIGN)                     \
-  static inline T lf_remainder_##SUFFIX(T a, T b)                   \
-  {                                                                 \
-    T mod = FMOD(a, b);                                             \
-    if (!b) return mod;                                             \
-    if (mod) {                                                      \
-      if ((b < 0) != (mod < 0)) mod += b;                           \
-    } else {                                                        \
-      mod = COPYSIGN((T)0, b);                                      \
-    }                                                               \
-    return mod;                                                     \
-  }
-LF_REMAINDER(double, float64, fmod, copysign)
-LF_REMAINDER(float, float32, fmodf, copysignf)
 
 )";
 
@@ -43,7 +28,7 @@ class Renderer {
   std::string render()
   {
     std::ostringstream out;
-    out << kPrelude;
+    out << kPrelude << remainder_helpers("static inline") << "\n";
     out << "void " << KERNEL_SYMBOL
         << "(int32_t ndim, const int64_t* extents, const legate_fuse_array* arrays, "
            "const void* scalars)\n{\n";

@@ -40,20 +40,6 @@ struct legate_fuse_array {
   int64_t strides[8];
 };
 
-#define LF_REMAINDER(T, SUFFIX)                                     \
-  __device__ inline T lf_remainder_##SUFFIX(T a, T b)               \
-  {                                                                 \
-    T mod = fmod(a, b);                                             \
-    if (!b) return mod;                                             \
-    if (mod) {                                                      \
-      if ((b < 0) != (mod < 0)) mod += b;                           \
-    } else {                                                        \
-      mod = copysign((T)0, b);                                      \
-    }                                                               \
-    return mod;                                                     \
-  }
-LF_REMAINDER(double, float64)
-LF_REMAINDER(float, float32)
 
 )";
 
@@ -103,7 +89,7 @@ std::string render_cuda(const KernelSpec& spec)
     throw UnsupportedError("legate-fuse: run-time scalars are not rendered for CUDA");
   }
   std::ostringstream out;
-  out << kPrelude;
+  out << kPrelude << remainder_helpers("__device__ inline") << "\n";
   const auto nargs = spec.args.empty() ? std::size_t{1} : spec.args.size();
   out << "struct legate_fuse_launch {\n  int64_t volume;\n  int32_t ndim;\n  int32_t reserved;\n"
          "  int64_t extents[8];\n  legate_fuse_array arrays["

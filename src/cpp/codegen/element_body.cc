@@ -39,6 +39,21 @@ std::string c_type_of(const std::string& dtype)
   return require_rendering(c_type(dtype), "dtype " + dtype);
 }
 
+std::string remainder_helpers(const std::string& qualifier)
+{
+  std::string text;
+  const char* types[][4] = {{"double", "float64", "fmod", "copysign"},
+                            {"float", "float32", "fmodf", "copysignf"}};
+  for (const auto& [type, suffix, fmod, copysign] : types) {
+    const std::string t = type;
+    text += qualifier + " " + t + " lf_remainder_" + suffix + "(" + t + " a, " + t + " b)\n{\n" +
+            "  " + t + " mod = " + fmod + "(a, b);\n" + "  if (!b) return mod;\n" +
+            "  if (mod) {\n    if ((b < 0) != (mod < 0)) mod += b;\n  } else {\n" +
+            "    mod = " + copysign + "((" + t + ")0, b);\n  }\n  return mod;\n}\n";
+  }
+  return text;
+}
+
 std::string operand_name(const Operand& op)
 {
   switch (op.kind) {

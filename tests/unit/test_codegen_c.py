@@ -6,38 +6,12 @@ from pathlib import Path
 
 import numpy
 import pytest
-from cffi import FFI
 
 from legate_fuse import _core
 from legate_fuse.compiler import KernelCompiler
 from legate_fuse.kernel_spec import ARG, NO_OPERAND, REGISTER, KernelSpec
 
-IN, OUT, RED = 0, 1, 2
-
-ffi = FFI()
-ffi.cdef("""
-typedef struct legate_fuse_array { char* data; int64_t strides[8]; } legate_fuse_array;
-void legate_fuse_kernel(int32_t ndim, const int64_t* extents, const legate_fuse_array* arrays,
-                        const void* scalars);
-""")
-
-
-@pytest.fixture(scope="module")
-def compiler(tmp_path_factory: pytest.TempPathFactory) -> KernelCompiler:
-    return KernelCompiler(tmp_path_factory.mktemp("kernels"))
-
-
-def run(compiler: KernelCompiler, spec: KernelSpec, arrays: list[numpy.ndarray],
-        extents: tuple[int, ...]) -> None:
-    """Runs the kernel of `spec` over `extents` on NumPy arrays (views keep their strides;
-    a 0-d array is a single element)."""
-    library = ffi.dlopen(str(compiler.build(spec.render_c())))
-    described = ffi.new("legate_fuse_array[]", len(arrays))
-    for slot, array in zip(described, arrays, strict=True):
-        slot.data = ffi.cast("char*", array.ctypes.data)
-        for d, stride in enumerate(array.strides):
-            slot.strides[d] = stride
-    library.legate_fuse_kernel(len(extents), ffi.new("int64_t[]", extents), described, ffi.NULL)
+from .c_kernels import IN, OUT, RED, run
 
 
 def unary_spec(op: str, dtype: str, out_dtype: str | None = None) -> KernelSpec:

@@ -267,6 +267,44 @@ std::optional<std::string> c_expression(const std::string& op, const std::string
   return std::nullopt;
 }
 
+bool is_library_call(const std::string& op, const std::vector<std::string>& in_dtypes)
+{
+  if (in_dtypes.empty() || in_dtypes[0].rfind("float", 0) != 0) {
+    return false;
+  }
+  static const std::unordered_map<std::string, bool> calls{
+      // Single instructions (or a compare and a select) on x86-64 and AArch64.
+      {"UNARY_OP.ABSOLUTE", false},
+      {"UNARY_OP.SQRT", false},
+      {"UNARY_OP.FLOOR", false},
+      {"UNARY_OP.CEIL", false},
+      {"UNARY_OP.TRUNC", false},
+      {"UNARY_OP.RINT", false},
+      {"BINARY_OP.COPYSIGN", false},
+      {"BINARY_OP.FLOOR_DIVIDE", false},
+      // Out-of-line C library functions.
+      {"BINARY_OP.POWER", true},
+      {"BINARY_OP.FLOAT_POWER", true},
+      {"BINARY_OP.ARCTAN2", true},
+      {"BINARY_OP.HYPOT", true},
+      {"BINARY_OP.FMOD", true},
+      {"BINARY_OP.MOD", true}};
+  if (const auto found = calls.find(op); found != calls.end()) {
+    return found->second;
+  }
+  // Every other floating-point function of the unary table (exp, log, sin, ...) is a call.
+  static const char* const unary_functions[] = {"EXP",    "EXP2",    "EXPM1",   "LOG",     "LOG2",
+                                                "LOG10",  "LOG1P",   "SIN",     "COS",     "TAN",
+                                                "ARCSIN", "ARCCOS",  "ARCTAN",  "SINH",    "COSH",
+                                                "TANH",   "ARCSINH", "ARCCOSH", "ARCTANH", "CBRT"};
+  for (const char* name : unary_functions) {
+    if (op == std::string("UNARY_OP.") + name) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::optional<std::string> reduction_identity(const std::string& op, const std::string& dtype)
 {
   const TypeInfo* t = info(dtype);

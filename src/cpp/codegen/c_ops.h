@@ -16,6 +16,11 @@ std::optional<std::string> c_expression(const std::string& op, const std::string
                                         const std::vector<std::string>& in_dtypes,
                                         const std::vector<std::string>& operands);
 
+// Whether `op` on these input dtypes is computed by an out-of-line C library call (exp, log,
+// pow, ...), which compilers cannot vectorise without changing the results; sqrt, fabs and the
+// rounding functions are single instructions and do not count.
+bool is_library_call(const std::string& op, const std::vector<std::string>& in_dtypes);
+
 // Identity and combining step of a reduction in `dtype`; nullopt when unsupported.
 std::optional<std::string> reduction_identity(const std::string& op, const std::string& dtype);
 std::optional<std::string> reduction_combine(const std::string& op, const std::string& dtype,

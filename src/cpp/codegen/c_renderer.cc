@@ -4,6 +4,7 @@
 
 #include "codegen/c_ops.h"
 #include "codegen/element_body.h"
+#include "codegen/staged_body.h"
 
 namespace legate_fuse::codegen {
 namespace {
@@ -68,10 +69,16 @@ class Renderer {
     }
     out << "    }\n";
     // Contiguous rows get typed indexing, which compilers vectorise; anything else strides.
-    out << "    if (" << contiguous_condition() << ") {\n"
-        << "      for (int64_t i = 0; i < inner; ++i) {\n";
-    write_element_body(out, spec_, "        ", [&](std::size_t a) { return element(a, true); });
-    out << "      }\n    } else {\n"
+    out << "    if (" << contiguous_condition() << ") {\n";
+    const ElementAccess contiguous = [&](std::size_t a) { return element(a, true); };
+    if (wants_staging(spec_)) {
+      write_staged_body(out, spec_, "      ", "inner", contiguous);
+    } else {
+      out << "      for (int64_t i = 0; i < inner; ++i) {\n";
+      write_element_body(out, spec_, "        ", contiguous);
+      out << "      }\n";
+    }
+    out << "    } else {\n"
         << "      for (int64_t i = 0; i < inner; ++i) {\n";
     write_element_body(out, spec_, "        ", [&](std::size_t a) { return element(a, false); });
     out << "      }\n    }\n"

@@ -67,33 +67,51 @@ std::string operand_name(const Operand& op)
   return "?";
 }
 
-void write_element_body(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
-                        const ElementAccess& element)
+void write_input_load(std::ostringstream& out, const KernelSpec& spec, std::size_t arg,
+                      const std::string& indent, const ElementAccess& element)
 {
-  for (std::size_t a = 0; a < spec.args.size(); ++a) {
-    if (spec.args[a].role == ArgSpec::Role::Input && !is_value_input(spec, a)) {
-      out << indent << "const " << c_type_of(spec.args[a].dtype) << " in" << a << " = "
-          << element(a) << ";\n";
-    }
+  out << indent << "const " << c_type_of(spec.args[arg].dtype) << " in" << arg << " = "
+      << element(arg) << ";\n";
+}
+
+void write_node(std::ostringstream& out, const KernelSpec& spec, std::size_t n,
+                const std::string& indent)
+{
+  const auto& node = spec.nodes[n];
+  std::vector<std::string> operands, dtypes;
+  for (const auto& input : node.inputs) {
+    operands.push_back(operand_name(input));
+    dtypes.push_back(operand_dtype(spec, input));
   }
-  for (std::size_t n = 0; n < spec.nodes.size(); ++n) {
-    const auto& node = spec.nodes[n];
-    std::vector<std::string> operands, dtypes;
-    for (const auto& input : node.inputs) {
-      operands.push_back(operand_name(input));
-      dtypes.push_back(operand_dtype(spec, input));
-    }
-    std::string what = node.op + " -> " + node.dtype + " (";
-    for (std::size_t k = 0; k < dtypes.size(); ++k) {
-      what += (k ? ", " : "") + dtypes[k];
-    }
-    what += ")";
-    out << indent << "const " << c_type_of(node.dtype) << " r" << n << " = "
-        << require_rendering(c_expression(node.op, node.dtype, dtypes, operands), what) << ";\n";
+  std::string what = node.op + " -> " + node.dtype + " (";
+  for (std::size_t k = 0; k < dtypes.size(); ++k) {
+    what += (k ? ", " : "") + dtypes[k];
   }
+  what += ")";
+  out << indent << "const " << c_type_of(node.dtype) << " r" << n << " = "
+      << require_rendering(c_expression(node.op, node.dtype, dtypes, operands), what) << ";\n";
+}
+
+bool is_library_call_node(const KernelSpec& spec, std::size_t n)
+{
+  const auto& node = spec.nodes[n];
+  std::vector<std::string> dtypes;
+  for (const auto& input : node.inputs) {
+    dtypes.push_back(operand_dtype(spec, input));
+  }
+  return is_library_call(node.op, dtypes);
+}
+
+void write_stores(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
+                  const ElementAccess& element)
+{
   for (const auto& store : spec.stores) {
     out << indent << element(static_cast<std::size_t>(store.arg)) << " = r" << store.reg << ";\n";
   }
+}
+
+void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std::string& indent)
+{
   for (std::size_t r = 0; r < spec.reductions.size(); ++r) {
     const auto& red   = spec.reductions[r];
     const auto& dtype = spec.args.at(static_cast<std::size_t>(red.arg)).dtype;
@@ -105,6 +123,21 @@ void write_element_body(std::ostringstream& out, const KernelSpec& spec, const s
     }
     out << indent << acc << " = " << combined << ";\n";
   }
+}
+
+void write_element_body(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
+                        const ElementAccess& element)
+{
+  for (std::size_t a = 0; a < spec.args.size(); ++a) {
+    if (spec.args[a].role == ArgSpec::Role::Input && !is_value_input(spec, a)) {
+      write_input_load(out, spec, a, indent, element);
+    }
+  }
+  for (std::size_t n = 0; n < spec.nodes.size(); ++n) {
+    write_node(out, spec, n, indent);
+  }
+  write_stores(out, spec, indent, element);
+  write_reductions(out, spec, indent);
 }
 
 }  // namespace legate_fuse::codegen

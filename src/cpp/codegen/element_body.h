@@ -19,6 +19,18 @@ using ElementAccess = std::function<std::string(std::size_t arg)>;
 void write_element_body(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
                         const ElementAccess& element);
 
+// The pieces of the element body, for renderers that split it (codegen/staged_body.h).
+void write_input_load(std::ostringstream& out, const KernelSpec& spec, std::size_t arg,
+                      const std::string& indent, const ElementAccess& element);
+// `const T r<n> = <expression>;`
+void write_node(std::ostringstream& out, const KernelSpec& spec, std::size_t n,
+                const std::string& indent);
+void write_stores(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
+                  const ElementAccess& element);
+void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std::string& indent);
+// Whether node n calls an out-of-line C library function (see c_ops.h is_library_call).
+[[nodiscard]] bool is_library_call_node(const KernelSpec& spec, std::size_t n);
+
 [[nodiscard]] bool is_value_input(const KernelSpec& spec, std::size_t arg);
 // `value`, or UnsupportedError naming `what` when a renderer has no rendering for it.
 [[nodiscard]] std::string require_rendering(const std::optional<std::string>& value,

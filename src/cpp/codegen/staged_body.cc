@@ -1,0 +1,146 @@
+#include "codegen/staged_body.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <set>
+#include <vector>
+
+namespace legate_fuse::codegen {
+namespace {
+
+// Stage 2k is the k-th arithmetic loop, stage 2k-1 the loop of the calls of depth k (the
+// number of library calls on the longest path from the loaded inputs).
+struct Stages {
+  std::vector<int> of_node;
+  int last{};  // the final arithmetic stage, where stores and reductions go
+};
+
+Stages assign_stages(const KernelSpec& spec)
+{
+  Stages stages;
+  std::vector<int> depth(spec.nodes.size(), 0);
+  for (std::size_t n = 0; n < spec.nodes.size(); ++n) {
+    for (const auto& input : spec.nodes[n].inputs) {
+      if (input.kind == Operand::Kind::Register) {
+        depth[n] = std::max(depth[n], depth[static_cast<std::size_t>(input.index)]);
+      }
+    }
+    if (is_library_call_node(spec, n)) {
+      depth[n] += 1;
+      stages.of_node.push_back(2 * depth[n] - 1);
+    } else {
+      stages.of_node.push_back(2 * depth[n]);
+    }
+    stages.last = std::max(stages.last, 2 * depth[n]);
+  }
+  return stages;
+}
+
+// The registers and partitioned inputs each stage reads.
+struct StageUses {
+  std::set<std::int32_t> registers;
+  std::set<std::int32_t> inputs;
+};
+
+void note_use(StageUses& uses, const Operand& operand)
+{
+  if (operand.kind == Operand::Kind::Register) {
+    uses.registers.insert(operand.index);
+  } else if (operand.kind == Operand::Kind::Arg) {
+    uses.inputs.insert(operand.index);
+  }
+}
+
+}  // namespace
+
+bool wants_staging(const KernelSpec& spec)
+{
+  if (spec.nodes.size() < 2) {
+    return false;
+  }
+  for (std::size_t n = 0; n < spec.nodes.size(); ++n) {
+    if (is_library_call_node(spec, n)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+void write_staged_body(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
+                       const std::string& count, const ElementAccess& element)
+{
+  const Stages stages = assign_stages(spec);
+  std::vector<StageUses> uses(static_cast<std::size_t>(stages.last) + 1);
+  for (std::size_t n = 0; n < spec.nodes.size(); ++n) {
+    for (const auto& input : spec.nodes[n].inputs) {
+      note_use(uses[static_cast<std::size_t>(stages.of_node[n])], input);
+    }
+  }
+  auto& final_uses = uses[static_cast<std::size_t>(stages.last)];
+  for (const auto& store : spec.stores) {
+    final_uses.registers.insert(store.reg);
+  }
+  for (const auto& red : spec.reductions) {
+    note_use(final_uses, red.value);
+    if (red.mask.index >= 0) {
+      note_use(final_uses, red.mask);
+    }
+  }
+  // A register read in a stage other than its own is kept in a tile buffer t<n>.
+  std::vector<bool> buffered(spec.nodes.size(), false);
+  for (std::size_t s = 0; s < uses.size(); ++s) {
+    for (const auto reg : uses[s].registers) {
+      const auto r = static_cast<std::size_t>(reg);
+      if (stages.of_node[r] != static_cast<int>(s)) {
+        buffered[r] = true;
+      }
+    }
+  }
+
+  const std::string in1 = indent + "  ", in2 = indent + "    ";
+  out << indent << "for (int64_t tile = 0; tile < " << count << "; tile += " << STAGE_TILE
+      << ") {\n"
+      << in1 << "const int64_t tile_end = " << count << " - tile < " << STAGE_TILE << " ? " << count
+      << " : tile + " << STAGE_TILE << ";\n";
+  for (std::size_t n = 0; n < spec.nodes.size(); ++n) {
+    if (buffered[n]) {
+      out << in1 << c_type_of(spec.nodes[n].dtype) << " t" << n << "[" << STAGE_TILE << "];\n";
+    }
+  }
+  for (int s = 0; s <= stages.last; ++s) {
+    const auto& stage_uses = uses[static_cast<std::size_t>(s)];
+    bool has_nodes         = std::count(stages.of_node.begin(), stages.of_node.end(), s) > 0;
+    if (!has_nodes && s != stages.last) {
+      continue;
+    }
+    out << in1 << "for (int64_t i = tile; i < tile_end; ++i) {\n";
+    for (const auto arg : stage_uses.inputs) {
+      if (!is_value_input(spec, static_cast<std::size_t>(arg))) {
+        write_input_load(out, spec, static_cast<std::size_t>(arg), in2, element);
+      }
+    }
+    for (const auto reg : stage_uses.registers) {
+      const auto r = static_cast<std::size_t>(reg);
+      if (stages.of_node[r] != s) {
+        out << in2 << "const " << c_type_of(spec.nodes[r].dtype) << " r" << r << " = t" << r
+            << "[i - tile];\n";
+      }
+    }
+    for (std::size_t n = 0; n < spec.nodes.size(); ++n) {
+      if (stages.of_node[n] == s) {
+        write_node(out, spec, n, in2);
+        if (buffered[n]) {
+          out << in2 << "t" << n << "[i - tile] = r" << n << ";\n";
+        }
+      }
+    }
+    if (s == stages.last) {
+      write_stores(out, spec, in2, element);
+      write_reductions(out, spec, in2);
+    }
+    out << in1 << "}\n";
+  }
+  out << indent << "}\n";
+}
+
+}  // namespace legate_fuse::codegen

@@ -1,0 +1,32 @@
+"""Runs generated C kernels on NumPy buffers through cffi, without Legate."""
+
+from __future__ import annotations
+
+import numpy
+from cffi import FFI
+
+from legate_fuse.compiler import KernelCompiler
+from legate_fuse.kernel_spec import KernelSpec
+
+IN, OUT, RED = 0, 1, 2
+
+ffi = FFI()
+ffi.cdef("""
+typedef struct legate_fuse_array { char* data; int64_t strides[8]; } legate_fuse_array;
+void legate_fuse_kernel(int32_t ndim, const int64_t* extents, const legate_fuse_array* arrays,
+                        const void* scalars);
+""")
+
+
+def run(compiler: KernelCompiler, spec: KernelSpec, arrays: list[numpy.ndarray],
+        extents: tuple[int, ...], scalars: tuple[float, ...] = ()) -> None:
+    """Runs the kernel of `spec` over `extents` on NumPy arrays (views keep their strides;
+    a 0-d array is a single element), with float64 run-time scalars."""
+    library = ffi.dlopen(str(compiler.build(spec.render_c())))
+    described = ffi.new("legate_fuse_array[]", len(arrays))
+    for slot, array in zip(described, arrays, strict=True):
+        slot.data = ffi.cast("char*", array.ctypes.data)
+        for d, stride in enumerate(array.strides):
+            slot.strides[d] = stride
+    packed = ffi.new("double[]", list(scalars)) if scalars else ffi.NULL
+    library.legate_fuse_kernel(len(extents), ffi.new("int64_t[]", extents), described, packed)

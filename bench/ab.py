@@ -43,6 +43,9 @@ class Comparison:
     def seconds(self, mode: str) -> list[float]:
         return [r["seconds_per_iteration"] for r in getattr(self, mode)]
 
+    def peak_rss(self, mode: str) -> list[float]:
+        return [r["peak_rss_mb"] for r in getattr(self, mode)]
+
     def ratios(self) -> list[float]:
         return [off / on for off, on in zip(self.seconds("off"), self.seconds("on"), strict=True)]
 
@@ -78,6 +81,8 @@ def main() -> None:
     print(f"  off  s/iter   {summary(comparison.seconds('off'))}")
     print(f"  on   s/iter   {summary(comparison.seconds('on'))}")
     print(f"  off/on ratio  {summary(comparison.ratios())}")
+    print(f"  peak RSS MiB  off {summary(comparison.peak_rss('off'))}")
+    print(f"                on  {summary(comparison.peak_rss('on'))}")
 
 
 if __name__ == "__main__":

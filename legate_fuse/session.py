@@ -23,7 +23,8 @@ class Session:
     def __init__(self, config: settings.Config) -> None:
         self.config = config
         self.stats = Stats()
-        self.window = Window(config.window_size, self.stats, self.execute_window)
+        self.window = Window(config.window_size, self.stats, self.execute_window,
+                             self.choose_cut)
         self.tracker = ArrayTracker()
         self._planner: Any = None
         self._fuser: Any = None
@@ -58,6 +59,17 @@ class Session:
             execute_in_order(records)
             return
         self.fuser().execute(planned)
+
+    def choose_cut(self, records: Sequence[TaskRecord]) -> int:
+        """How many tasks of a full window to run: at least half, where the fewest bytes cross
+        to the rest (see window_cut.py)."""
+        from legate_fuse.window_cut import choose_cut
+
+        try:
+            return choose_cut(records, earliest=max(1, len(records) // 2))
+        except Exception as error:  # the plugin must never break the program
+            self.warn_once(f"choosing where to cut the window failed, running it all: {error!r}")
+            return len(records)
 
     def fuser(self) -> Any:
         if self._fuser is None:

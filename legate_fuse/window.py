@@ -46,6 +46,9 @@ class TaskRecord:
     args: list[StoreArg] = field(default_factory=list)
 
 
+# How many leading records of a full window to run (see window_cut.py); all when not given.
+CutChooser = Callable[[Sequence[TaskRecord]], int]
+
 # Executes a flushed batch of records, in order. Pass-through executes each task as built;
 # the fusion pipeline replaces it.
 BatchExecutor = Callable[[Sequence[TaskRecord]], None]
@@ -70,13 +73,15 @@ def execute_in_order(records: Sequence[TaskRecord]) -> None:
 
 class Window:
     def __init__(
-        self, capacity: int, stats: Stats, executor: BatchExecutor = execute_in_order
+        self, capacity: int, stats: Stats, executor: BatchExecutor = execute_in_order,
+        cut: CutChooser | None = None,
     ) -> None:
         if capacity < 1:
             raise ValueError(f"window capacity must be >= 1, got {capacity}")
         self.capacity = capacity
         self.stats = stats
         self.executor = executor
+        self.cut = cut
         self._records: list[TaskRecord] = []
 
     def __len__(self) -> int:
@@ -89,7 +94,25 @@ class Window:
     def hold(self, record: TaskRecord) -> None:
         self._records.append(record)
         if len(self._records) >= self.capacity:
-            self.flush("window_full")
+            self.flush_full()
+
+    def flush_full(self) -> None:
+        """Runs the leading tasks of a full window that the cut chooser picks (all of them
+        without one); the others stay held, in order, ahead of the tasks still to come."""
+        count = len(self._records)
+        if self.cut is not None:
+            try:
+                count = min(max(1, self.cut(self._records)), len(self._records))
+            except Exception as error:  # a cheaper window, never a broken program
+                logger.warning("legate-fuse: choosing where to cut the window failed: %r", error)
+        records, self._records = self._records, []
+        run, kept = records[:count], records[count:]
+        self.stats.flushes["window_full"] += 1
+        logger.debug("flushing %d of %d tasks: window_full", len(run), len(records))
+        try:
+            self.executor(run)
+        finally:
+            self._records[:0] = kept
 
     def touches(self, stores: Sequence[Any]) -> bool:
         """Whether any held task touches (overlaps) any of `stores`."""

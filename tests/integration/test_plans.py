@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import cupynumeric as np
+import numpy
 import pytest
 
 import legate_fuse
@@ -157,3 +158,28 @@ def test_a_store_held_outside_cupynumeric_stays_reachable(plans: list[PlanSummar
     assert plan.dead_tasks == ()
     assert plan.groups == (("single", (0,), 0, "end of window"),)
     assert store.volume == 100
+
+
+def test_a_full_window_is_cut_between_loop_iterations(plans: list[PlanSummary],
+                                                      session: Session) -> None:
+    def step(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        scaled = x * 0.5  # locals the function still holds while the window fills up
+        shifted = scaled + y
+        squared = shifted * shifted
+        return squared * 0.25 + y  # five tasks per iteration
+
+    x, y = np.ones(1000), np.full(1000, 0.5)
+    expected = numpy.ones(1000)
+    for _ in range(7):
+        expected = (expected * 0.5 + 0.5) ** 2 * 0.25 + 0.5
+    flushed(plans)
+    session.window.capacity = 12  # not a multiple of the iteration's five tasks
+    for _ in range(7):
+        x = step(x, y)
+    plans_seen = flushed(plans)
+    # Each full window ran whole iterations (two of them: at least half the window), so no
+    # value inside an iteration had to be allocated; the last iteration ran at the read.
+    assert [len(p.ops) for p in plans_seen] == [10, 10, 10, 5]
+    assert all(temporaries == len(tasks) - 1 for p in plans_seen
+               for _, tasks, temporaries, _ in p.groups)
+    numpy.testing.assert_allclose(numpy.asarray(x), expected)

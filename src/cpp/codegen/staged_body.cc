@@ -70,20 +70,23 @@ void write_staged_body(std::ostringstream& out, const KernelSpec& spec, const st
                        const std::string& count, const ElementAccess& element)
 {
   const Stages stages = assign_stages(spec);
-  std::vector<StageUses> uses(static_cast<std::size_t>(stages.last) + 1);
+  // Reductions fold in a loop of their own after the stores: a floating-point fold is
+  // sequential, and the arithmetic before it then still vectorises.
+  const int reduce_stage = spec.reductions.empty() ? stages.last : stages.last + 1;
+  std::vector<StageUses> uses(static_cast<std::size_t>(reduce_stage) + 1);
   for (std::size_t n = 0; n < spec.nodes.size(); ++n) {
     for (const auto& input : spec.nodes[n].inputs) {
       note_use(uses[static_cast<std::size_t>(stages.of_node[n])], input);
     }
   }
-  auto& final_uses = uses[static_cast<std::size_t>(stages.last)];
   for (const auto& store : spec.stores) {
-    final_uses.registers.insert(store.reg);
+    uses[static_cast<std::size_t>(stages.last)].registers.insert(store.reg);
   }
+  auto& reduce_uses = uses[static_cast<std::size_t>(reduce_stage)];
   for (const auto& red : spec.reductions) {
-    note_use(final_uses, red.value);
+    note_use(reduce_uses, red.value);
     if (red.mask.index >= 0) {
-      note_use(final_uses, red.mask);
+      note_use(reduce_uses, red.mask);
     }
   }
   // A register read in a stage other than its own is kept in a tile buffer t<n>.
@@ -107,10 +110,10 @@ void write_staged_body(std::ostringstream& out, const KernelSpec& spec, const st
       out << in1 << c_type_of(spec.nodes[n].dtype) << " t" << n << "[" << STAGE_TILE << "];\n";
     }
   }
-  for (int s = 0; s <= stages.last; ++s) {
+  for (int s = 0; s <= reduce_stage; ++s) {
     const auto& stage_uses = uses[static_cast<std::size_t>(s)];
-    bool has_nodes         = std::count(stages.of_node.begin(), stages.of_node.end(), s) > 0;
-    if (!has_nodes && s != stages.last) {
+    const bool has_nodes   = std::count(stages.of_node.begin(), stages.of_node.end(), s) > 0;
+    if (!has_nodes && s != stages.last && s != reduce_stage) {
       continue;
     }
     out << in1 << "for (int64_t i = tile; i < tile_end; ++i) {\n";
@@ -136,6 +139,8 @@ void write_staged_body(std::ostringstream& out, const KernelSpec& spec, const st
     }
     if (s == stages.last) {
       write_stores(out, spec, in2, element);
+    }
+    if (s == reduce_stage) {
       write_reductions(out, spec, in2);
     }
     out << in1 << "}\n";

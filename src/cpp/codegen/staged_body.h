@@ -18,9 +18,10 @@ inline constexpr int STAGE_TILE = 256;
 // Renders the loop `for i in [0, count)` over contiguous elements tile by tile: each library
 // call runs in a loop of its own over the tile, and the arithmetic between calls in loops the
 // compiler vectorises. Every operation and call is the element body's, in the same order per
-// element, so the results are bit for bit those of write_element_body. Values that cross from
-// one loop to another live in tile buffers; stores and reductions come last, after every load
-// of the element, so an output that is also an input is read before it is written.
+// element, and reductions fold the elements in the same order, so the results are bit for bit
+// those of write_element_body. Values that cross from one loop to another live in tile
+// buffers; stores come last, after every load of the element (an output that is also an input
+// is read before it is written), then the reductions in a loop of their own.
 void write_staged_body(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
                        const std::string& count, const ElementAccess& element);
 

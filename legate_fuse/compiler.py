@@ -127,11 +127,11 @@ class KernelCache:
         self.compiled += 1
 
 
-def c_producer(compiler: str) -> Producer:
+def c_producer(compiler: str, defines: Callable[[], tuple[str, ...]]) -> Producer:
     def produce(source: str, output: Path) -> None:
         c_file = output.with_suffix(".c")
         c_file.write_text(source)
-        command = [compiler, *FLAGS, "-o", str(output), str(c_file), *LIBRARIES]
+        command = [compiler, *FLAGS, *defines(), "-o", str(output), str(c_file), *LIBRARIES]
         result = subprocess.run(command, capture_output=True, text=True, timeout=600)
         if result.returncode != 0:
             raise CompileError(f"{' '.join(command)} failed ({result.returncode}):\n"
@@ -143,8 +143,14 @@ def c_producer(compiler: str) -> Producer:
 def KernelCompiler(cache_dir: Path, compiler: str = "cc") -> KernelCache:
     """The cache of CPU kernels: C compiled with the system compiler into shared objects."""
 
+    def defines() -> tuple[str, ...]:
+        from legate_fuse.vector_math import kernel_defines
+
+        return kernel_defines(Path(cache_dir), compiler)
+
     def identity() -> dict[str, str]:
-        return {"compiler": compiler_identity(compiler), "flags": " ".join(FLAGS + LIBRARIES),
+        return {"compiler": compiler_identity(compiler),
+                "flags": " ".join(FLAGS + defines() + LIBRARIES),
                 "machine": machine_identity(), "format": C_FORMAT}
 
-    return KernelCache(Path(cache_dir), ".so", identity, c_producer(compiler))
+    return KernelCache(Path(cache_dir), ".so", identity, c_producer(compiler, defines))

@@ -7,6 +7,7 @@
 #include "analysis/plan.h"
 #include "codegen/c_ops.h"
 #include "codegen/c_renderer.h"
+#include "codegen/c_vector_math.h"
 #include "codegen/cuda_renderer.h"
 #include "codegen/kernel_spec.h"
 #include "ir/store_desc.h"
@@ -155,6 +156,8 @@ void bind_codegen(py::module_& m)
   m.attr("C_RENDERER_VERSION") = cg::C_RENDERER_VERSION;
   bind_renderer(m, "render_c", &cg::render_c,
                 "Render a kernel spec (see codegen/kernel_spec.h) as C source");
+  m.def("vector_math_check_program", &cg::vector_math_check_program,
+        "A C program that exits with 0 when the kernels' vector exp rounds as the C library's");
   m.attr("CUDA_RENDERER_VERSION") = cg::CUDA_RENDERER_VERSION;
   m.attr("CUDA_BLOCK_SIZE")       = cg::CUDA_BLOCK_SIZE;
   bind_renderer(m, "render_cuda", &cg::render_cuda, "Render a kernel spec as CUDA C++ for NVRTC");

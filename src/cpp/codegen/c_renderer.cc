@@ -3,13 +3,17 @@
 #include <sstream>
 
 #include "codegen/c_ops.h"
+#include "codegen/c_vector_math.h"
 #include "codegen/element_body.h"
 #include "codegen/staged_body.h"
 
 namespace legate_fuse::codegen {
 namespace {
 
-const char* const kPrelude = R"(#include <math.h>
+const char* const kPrelude = R"(#ifndef LF_VECTOR_EXP
+#define LF_VECTOR_EXP 0
+#endif
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -29,7 +33,7 @@ class Renderer {
   std::string render()
   {
     std::ostringstream out;
-    out << kPrelude << remainder_helpers("static inline") << "\n";
+    out << kPrelude << remainder_helpers("static inline") << vector_math_helpers() << "\n";
     out << "void " << KERNEL_SYMBOL
         << "(int32_t ndim, const int64_t* extents, const legate_fuse_array* arrays, "
            "const void* scalars)\n{\n";

@@ -5,6 +5,8 @@
 #include <set>
 #include <vector>
 
+#include "codegen/c_vector_math.h"
+
 namespace legate_fuse::codegen {
 namespace {
 
@@ -50,6 +52,89 @@ void note_use(StageUses& uses, const Operand& operand)
     uses.inputs.insert(operand.index);
   }
 }
+
+StageUses uses_of(const KernelSpec& spec, const std::vector<std::size_t>& nodes)
+{
+  StageUses uses;
+  for (const auto n : nodes) {
+    for (const auto& input : spec.nodes[n].inputs) {
+      note_use(uses, input);
+    }
+  }
+  return uses;
+}
+
+// Writes the loops of one stage over the current tile.
+struct StageWriter {
+  const KernelSpec& spec;
+  const std::vector<int>& stage_of;
+  const std::vector<bool>& buffered;
+  const ElementAccess& element;
+  std::string in1;
+
+  // Loads what `uses` names: partitioned inputs, and registers of other stages from buffers.
+  void loads(std::ostringstream& out, int stage, const StageUses& uses,
+             const std::string& in2) const
+  {
+    for (const auto arg : uses.inputs) {
+      if (!is_value_input(spec, static_cast<std::size_t>(arg))) {
+        write_input_load(out, spec, static_cast<std::size_t>(arg), in2, element);
+      }
+    }
+    for (const auto reg : uses.registers) {
+      const auto r = static_cast<std::size_t>(reg);
+      if (stage_of[r] != stage) {
+        out << in2 << "const " << c_type_of(spec.nodes[r].dtype) << " r" << r << " = t" << r
+            << "[i - tile];\n";
+      }
+    }
+  }
+
+  void loop(std::ostringstream& out, int stage, const StageUses& uses,
+            const std::vector<std::size_t>& nodes, bool stores, bool reductions) const
+  {
+    const std::string in2 = in1 + "  ";
+    out << in1 << "for (int64_t i = tile; i < tile_end; ++i) {\n";
+    loads(out, stage, uses, in2);
+    for (const auto n : nodes) {
+      write_node(out, spec, n, in2);
+      if (buffered[n]) {
+        out << in2 << "t" << n << "[i - tile] = r" << n << ";\n";
+      }
+    }
+    if (stores) {
+      write_stores(out, spec, in2, element);
+    }
+    if (reductions) {
+      write_reductions(out, spec, in2);
+    }
+    out << in1 << "}\n";
+  }
+
+  // The vector form on every element of the tile, then the C library's own function on the
+  // elements off the common path, if the tile has any.
+  void vector_calls(std::ostringstream& out, int stage, const std::vector<std::size_t>& nodes) const
+  {
+    const std::string in2 = in1 + "  ", in3 = in1 + "    ";
+    const StageUses uses = uses_of(spec, nodes);
+    out << in1 << "{\n" << in2 << "int special = 0;\n";
+    out << in2 << "for (int64_t i = tile; i < tile_end; ++i) {\n";
+    loads(out, stage, uses, in3);
+    for (const auto n : nodes) {
+      const auto x = operand_name(spec.nodes[n].inputs[0]);
+      out << in3 << "t" << n << "[i - tile] = lf_exp_common(" << x << ");\n"
+          << in3 << "special |= lf_exp_special(" << x << ");\n";
+    }
+    out << in2 << "}\n" << in2 << "if (special) {\n";
+    out << in2 << "for (int64_t i = tile; i < tile_end; ++i) {\n";
+    loads(out, stage, uses, in3);
+    for (const auto n : nodes) {
+      const auto x = operand_name(spec.nodes[n].inputs[0]);
+      out << in3 << "if (lf_exp_special(" << x << ")) t" << n << "[i - tile] = exp(" << x << ");\n";
+    }
+    out << in2 << "}\n" << in2 << "}\n" << in1 << "}\n";
+  }
+};
 
 }  // namespace
 
@@ -100,6 +185,11 @@ void write_staged_body(std::ostringstream& out, const KernelSpec& spec, const st
     }
   }
 
+  // A vector-form call writes its tile buffer in two passes (see write_vector_calls).
+  for (std::size_t n = 0; n < spec.nodes.size(); ++n) {
+    buffered[n] = buffered[n] || has_vector_form(spec, n);
+  }
+
   const std::string in1 = indent + "  ", in2 = indent + "    ";
   out << indent << "for (int64_t tile = 0; tile < " << count << "; tile += " << STAGE_TILE
       << ") {\n"
@@ -110,40 +200,33 @@ void write_staged_body(std::ostringstream& out, const KernelSpec& spec, const st
       out << in1 << c_type_of(spec.nodes[n].dtype) << " t" << n << "[" << STAGE_TILE << "];\n";
     }
   }
+  const StageWriter writer{spec, stages.of_node, buffered, element, in1};
   for (int s = 0; s <= reduce_stage; ++s) {
-    const auto& stage_uses = uses[static_cast<std::size_t>(s)];
-    const bool has_nodes   = std::count(stages.of_node.begin(), stages.of_node.end(), s) > 0;
-    if (!has_nodes && s != stages.last && s != reduce_stage) {
-      continue;
-    }
-    out << in1 << "for (int64_t i = tile; i < tile_end; ++i) {\n";
-    for (const auto arg : stage_uses.inputs) {
-      if (!is_value_input(spec, static_cast<std::size_t>(arg))) {
-        write_input_load(out, spec, static_cast<std::size_t>(arg), in2, element);
-      }
-    }
-    for (const auto reg : stage_uses.registers) {
-      const auto r = static_cast<std::size_t>(reg);
-      if (stages.of_node[r] != s) {
-        out << in2 << "const " << c_type_of(spec.nodes[r].dtype) << " r" << r << " = t" << r
-            << "[i - tile];\n";
-      }
-    }
+    std::vector<std::size_t> nodes, vector_nodes;
     for (std::size_t n = 0; n < spec.nodes.size(); ++n) {
       if (stages.of_node[n] == s) {
-        write_node(out, spec, n, in2);
-        if (buffered[n]) {
-          out << in2 << "t" << n << "[i - tile] = r" << n << ";\n";
-        }
+        (has_vector_form(spec, n) ? vector_nodes : nodes).push_back(n);
       }
     }
-    if (s == stages.last) {
-      write_stores(out, spec, in2, element);
+    if (nodes.empty() && vector_nodes.empty() && s != stages.last && s != reduce_stage) {
+      continue;
     }
-    if (s == reduce_stage) {
-      write_reductions(out, spec, in2);
+    const auto& stage_uses = uses[static_cast<std::size_t>(s)];
+    if (vector_nodes.empty()) {
+      writer.loop(out, s, stage_uses, nodes, s == stages.last, s == reduce_stage);
+      continue;
     }
-    out << in1 << "}\n";
+    // A call stage (no stores or reductions) with calls that have a vector form.
+    out << "#if LF_VECTOR_EXP\n";
+    if (!nodes.empty()) {
+      writer.loop(out, s, uses_of(spec, nodes), nodes, false, false);
+    }
+    writer.vector_calls(out, s, vector_nodes);
+    out << "#else\n";
+    nodes.insert(nodes.end(), vector_nodes.begin(), vector_nodes.end());
+    std::sort(nodes.begin(), nodes.end());
+    writer.loop(out, s, stage_uses, nodes, false, false);
+    out << "#endif\n";
   }
   out << indent << "}\n";
 }

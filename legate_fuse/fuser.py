@@ -14,6 +14,7 @@ from typing import Any
 
 from legate_fuse import _core, _tasks
 from legate_fuse.compiler import CompileError, KernelCache, KernelCompiler
+from legate_fuse.in_place import Reuse, WindowFacts, plan_reuse
 from legate_fuse.kernel_spec import FusedKernel, KernelSpec, UnsupportedGroup, build_kernel
 from legate_fuse.launch import build_fused_task
 from legate_fuse.planner import PlannedWindow, task_label
@@ -35,17 +36,32 @@ class Fuser:
         self.warn = warn
         self.log_kernels = log_kernels
         self._kernels: dict[KernelSpec, tuple[str, str]] = {}  # spec -> (shared object, PTX)
+        self.in_place = True  # outputs over dying inputs (see in_place.py)
+        self.external_roots: set[str] = set()  # never written over (the session's set)
+        self._facts: tuple[PlannedWindow, WindowFacts] | None = None
 
     def kernel_specs(self) -> list[KernelSpec]:
         """Every kernel built so far."""
         return list(self._kernels)
 
     def execute(self, planned: PlannedWindow) -> None:
-        for group in planned.plan.groups:
-            if group.kind == "fused" and self._launch(planned, group):
-                continue
-            for t in group.tasks:
-                planned.records[t].task.execute()
+        try:
+            for group in planned.plan.groups:
+                if group.kind == "fused" and self._launch(planned, group):
+                    continue
+                for t in group.tasks:
+                    planned.records[t].task.execute()
+        finally:
+            self._facts = None
+
+    def _in_place(self, planned: PlannedWindow, group: _core.Group, kernel: FusedKernel
+                  ) -> tuple[FusedKernel, list[Reuse]]:
+        if not self.in_place or planned.tracker is None:
+            return kernel, []
+        if self._facts is None or self._facts[0] is not planned:
+            self._facts = (planned, WindowFacts(planned, planned.tracker.arrays_with_base,
+                                                self.external_roots))
+        return plan_reuse(kernel, group, self._facts[1])
 
     def _launch(self, planned: PlannedWindow, group: _core.Group) -> bool:
         ops = [task_label(planned.records[t], planned.lifted[t]) for t in group.tasks]
@@ -53,6 +69,7 @@ class Fuser:
             kernel = build_kernel(planned.lifted, planned.stores, planned.descriptions, group,
                                   planned.parsed)
             cpu_path, gpu_path = self._kernel_paths(kernel.spec)
+            kernel, swaps = self._in_place(planned, group, kernel)
             task = build_fused_task(self.runtime(), cpu_path, gpu_path, kernel.args, b"",
                                     "legate_fuse[" + ", ".join(ops) + "]")
         except FUSION_ERRORS as error:
@@ -60,6 +77,10 @@ class Fuser:
             self.warn(f"could not fuse tasks {list(group.tasks)}, running them unfused: {error}")
             return False
         task.execute()
+        # The program's new arrays now own the storage their values were written over.
+        for swap in swaps:
+            swap.array.base = swap.store
+        self.stats.outputs_in_place += len(swaps)
         self._count(group, kernel)
         return True
 

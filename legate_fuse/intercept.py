@@ -203,6 +203,17 @@ class RuntimeProxy:
         self._session.flush_if_touched(stores, name)
         return getattr(self._runtime, name)(*args, **kwargs)
 
+    # -- stores over memory the program owns (NumPy buffers): never written over in place ----
+    def create_store_from_buffer(self, *args: Any, **kwargs: Any) -> Any:
+        store = self._runtime.create_store_from_buffer(*args, **kwargs)
+        self._session.note_external(store)
+        return store
+
+    def create_store_from_tiles(self, *args: Any, **kwargs: Any) -> Any:
+        store, partition = self._runtime.create_store_from_tiles(*args, **kwargs)
+        self._session.note_external(store)
+        return store, partition
+
     # -- synchronisation ---------------------------------------------------------------------
     def issue_execution_fence(self, *args: Any, **kwargs: Any) -> Any:
         self._session.flush("fence")

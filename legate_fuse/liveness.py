@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-_CACHE = "_legate_fuse_description"
+DESCRIPTION_CACHE = "_legate_fuse_description"  # on each array: (store, its description)
 
 
 class ArrayTracker:
@@ -49,6 +49,10 @@ class ArrayTracker:
         self.installed = True
         return True
 
+    def arrays_with_base(self, store: Any) -> list[Any]:
+        """The live DeferredArrays whose store is `store` itself."""
+        return [a for a in list(self._arrays) if a.__dict__.get("base") is store]
+
     def live_descriptions(self) -> list[str]:
         """Legate's description of the store of every DeferredArray still alive."""
         descriptions = []
@@ -56,13 +60,13 @@ class ArrayTracker:
             base = array.__dict__.get("base")
             if base is None:
                 continue
-            cached = array.__dict__.get(_CACHE)
+            cached = array.__dict__.get(DESCRIPTION_CACHE)
             if cached is not None and cached[0] is base:
                 descriptions.append(cached[1])
                 continue
             text = str(base)
             if "unbound" not in text:  # an unbound store's description changes once bound
-                array.__dict__[_CACHE] = (base, text)
+                array.__dict__[DESCRIPTION_CACHE] = (base, text)
             descriptions.append(text)
         return descriptions
 

@@ -6,7 +6,7 @@ import logging
 import sys
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -27,6 +27,9 @@ class PlannedWindow:
     descriptions: list[str]  # Legate's description of each store
     plan: _core.Plan
     cache_hit: bool
+    live: list[str] = field(default_factory=list)  # what the program can reach (descriptions)
+    live_arrays: list[str] = field(default_factory=list)  # of those, the live arrays' stores
+    tracker: ArrayTracker | None = None
 
     @cached_property
     def parsed(self) -> list[_core.StoreDesc | None]:
@@ -52,7 +55,8 @@ class Planner:
         lifted = [lift(record) for record in records]
         stores, encoded = self._encode(records, lifted)
         descriptions = [str(store) for store in stores]
-        live = self.tracker.live_descriptions()
+        live_arrays = self.tracker.live_descriptions()
+        live = list(live_arrays)
         held = self._held_references(records, lifted)
         position = {id(store): i for i, store in enumerate(stores)}
         live += [descriptions[position[id(s)]] for s in foreign_references(stores, held)]
@@ -60,7 +64,8 @@ class Planner:
         plan, hit = self.analyzer.analyze(descriptions, live, encoded, self.use_cache)
         self.stats.windows_planned += 1
         self.stats.plan_cache_hits += int(hit)
-        planned = PlannedWindow(records, lifted, stores, descriptions, plan, hit)
+        planned = PlannedWindow(records, lifted, stores, descriptions, plan, hit, live,
+                                live_arrays, self.tracker)
         if self.log_plans:
             print(format_plan(planned), file=sys.stderr, flush=True)
         if self.listeners:

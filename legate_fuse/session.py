@@ -26,6 +26,9 @@ class Session:
         self.window = Window(config.window_size, self.stats, self.execute_window,
                              self.choose_cut)
         self.tracker = ArrayTracker()
+        # Roots of stores over external memory (see in_place.py): kept for the whole run, as a
+        # root may come back with a recycled field; a stale entry only forgoes a reuse.
+        self.external_roots: set[str] = set()
         self._planner: Any = None
         self._fuser: Any = None
         self._warned = False
@@ -60,6 +63,12 @@ class Session:
             return
         self.fuser().execute(planned)
 
+    def note_external(self, store: Any) -> None:
+        from legate_fuse import _core
+
+        desc = _core.parse_store_desc(str(store))
+        self.external_roots.add(desc.root_key if desc is not None else str(store))
+
     def choose_cut(self, records: Sequence[TaskRecord]) -> int:
         """How many tasks of a full window to run: at least half, where the fewest bytes cross
         to the rest (see window_cut.py)."""
@@ -78,6 +87,8 @@ class Session:
             self._fuser = make_fuser(self.stats, self.config.cache_dir, self.config.c_compiler,
                                      lambda: self.runtime_proxy.unwrapped, self.warn_once,
                                      "kernels" in self.config.log_topics)
+            self._fuser.in_place = self.config.in_place
+            self._fuser.external_roots = self.external_roots
         return self._fuser
 
     def planner(self) -> Any:

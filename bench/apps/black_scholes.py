@@ -43,12 +43,17 @@ def black_scholes(xp: Any, price: Any, strike: Any, years: Any) -> tuple[Any, An
 
 
 def make_inputs(n: int, dtype: str, xp: Any = numpy) -> tuple[Any, ...]:
-    """Random options, generated where the pricing runs (cuPyNumeric's generator for
-    cuPyNumeric: no host copies that would dominate the memory the pricing itself needs)."""
-    rng = xp.random.default_rng(2024)
-    price = rng.uniform(5.0, 30.0, n).astype(dtype, copy=False)
-    strike = rng.uniform(1.0, 100.0, n).astype(dtype, copy=False)
-    years = rng.uniform(0.25, 10.0, n).astype(dtype, copy=False)
+    """Options spread evenly over the ranges (the additive recurrence of the plastic number, a
+    low-discrepancy sequence), computed where the pricing runs: no host copies, and the same
+    values whatever the partitioning (a random generator's streams depend on it)."""
+    i = xp.arange(n, dtype=dtype)
+
+    def spread(alpha: float, low: float, high: float) -> Any:
+        return low + (high - low) * ((i * alpha + 0.5) % 1.0)
+
+    price = spread(0.8191725133961645, 5.0, 30.0)
+    strike = spread(0.6710436067037893, 1.0, 100.0)
+    years = spread(0.5497004779019703, 0.25, 10.0)
     return price, strike, years
 
 

@@ -98,9 +98,15 @@ class Value:
 
 def initial(xp: Any) -> dict[str, Value]:
     rng = numpy.random.default_rng(11)
-    state = {name: Value(xp.array(rng.uniform(-1, 1, VECTOR)), False) for name in VECTORS}
-    state.update({name: Value(xp.array(rng.uniform(-1, 1, MATRIX)), False)
-                  for name in MATRICES})
+
+    def owned(values: numpy.ndarray) -> Any:
+        # `* 1.0` (exact) makes each array the output of a task, not NumPy memory copied in,
+        # so that the library may write over it once the program drops it (in-place outputs).
+        return xp.array(values) * 1.0
+
+    state = {name: Value(owned(rng.uniform(-1, 1, VECTOR)), False) for name in VECTORS}
+    state.update({name: Value(owned(rng.uniform(-1, 1, MATRIX)), False) for name in MATRICES})
+    float(state["v0"].data[0])  # a read: the arrays are computed before the program starts
     return state
 
 

@@ -140,9 +140,15 @@ def plan_reuse(kernel: FusedKernel, group: _core.Group, facts: WindowFacts
             views.setdefault(d.root_key, set()).add(d.view_key)
     written = {d.root_key for a, d in zip(args, descs, strict=True)
                if d is not None and a.role != ROLE_INPUT}
-    group_tasks, first = set(group.tasks), min(group.tasks)
-    later_outside = [t for t in range(len(facts.planned.records))
-                     if t > first and t not in group_tasks]
+    # Tasks that run after this group: all but its own and those of the groups before it
+    # (groups run in plan order, whatever their tasks' positions in the window).
+    done = set(group.tasks)
+    for earlier in facts.planned.plan.groups:
+        if list(earlier.tasks) == list(group.tasks):
+            break
+        done.update(earlier.tasks)
+        done.update(earlier.dead_tasks)
+    later_outside = [t for t in range(len(facts.planned.records)) if t not in done]
 
     def touched_outside(root: str) -> bool:
         return any(root in facts.touched_roots(t) for t in later_outside)

@@ -18,7 +18,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -127,15 +127,21 @@ class KernelCache:
         self.compiled += 1
 
 
+def compile_c(compiler: str, flags: Sequence[str], source: str, output: Path) -> None:
+    """Compiles `source` (written beside `output`) into `output`, or raises CompileError
+    with the compiler's log."""
+    c_file = output.with_suffix(".c")
+    c_file.write_text(source)
+    command = [compiler, *flags, "-o", str(output), str(c_file), *LIBRARIES]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    if result.returncode != 0:
+        raise CompileError(f"{' '.join(command)} failed ({result.returncode}):\n"
+                           f"{result.stderr.strip()}")
+
+
 def c_producer(compiler: str, defines: Callable[[], tuple[str, ...]]) -> Producer:
     def produce(source: str, output: Path) -> None:
-        c_file = output.with_suffix(".c")
-        c_file.write_text(source)
-        command = [compiler, *FLAGS, *defines(), "-o", str(output), str(c_file), *LIBRARIES]
-        result = subprocess.run(command, capture_output=True, text=True, timeout=600)
-        if result.returncode != 0:
-            raise CompileError(f"{' '.join(command)} failed ({result.returncode}):\n"
-                               f"{result.stderr.strip()}")
+        compile_c(compiler, (*FLAGS, *defines()), source, output)
 
     return produce
 

@@ -29,7 +29,7 @@ from typing import Any
 
 from legate_fuse import _core
 from legate_fuse.kernel_spec import ROLE_INPUT, ROLE_OUTPUT, FusedKernel, KernelArg
-from legate_fuse.liveness import DESCRIPTION_CACHE
+from legate_fuse.liveness import DESCRIPTION_CACHE, held_references
 
 logger = logging.getLogger("legate_fuse")
 
@@ -96,12 +96,7 @@ class WindowFacts:
     def held(self) -> Counter[int]:
         """References to stores held by the window's own records and lists."""
         if self._held is None:
-            held: Counter[int] = Counter()
-            for record, lifted in zip(self.planned.records, self.planned.lifted, strict=True):
-                held.update(map(id, record.stores))
-                held.update(id(arg.store) for arg in record.args)
-                if lifted is not None:
-                    held.update(id(arg.store) for arg in lifted.args)
+            held = held_references(self.planned.records, self.planned.lifted)
             held.update(map(id, self.planned.stores))
             self._held = held
         return self._held

@@ -71,6 +71,20 @@ class ArrayTracker:
         return descriptions
 
 
+def held_references(records: Iterable[Any], lifted: Iterable[Any] | None = None) -> Counter[int]:
+    """References to stores that a window's own records hold (their stores and arguments, and
+    the arguments of their lifted forms when given), by id(); see foreign_references. Recorded
+    calls name stores by id() and hold none."""
+    held: Counter[int] = Counter()
+    for record in records:
+        held.update(map(id, record.stores))
+        held.update(id(arg.store) for arg in record.args)
+    for task in lifted or ():
+        if task is not None:
+            held.update(id(arg.store) for arg in task.args)
+    return held
+
+
 def foreign_references(stores: Iterable[Any], held: Counter[int]) -> list[Any]:
     """The stores referenced from outside the window's own records.
 

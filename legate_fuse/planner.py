@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -13,7 +12,7 @@ from typing import Any
 from legate_fuse import _core
 from legate_fuse.lift import LiftedTask, lift
 from legate_fuse.lift.base import READ
-from legate_fuse.liveness import ArrayTracker, foreign_references
+from legate_fuse.liveness import ArrayTracker, foreign_references, held_references
 from legate_fuse.stats import Stats
 from legate_fuse.window import TaskRecord
 
@@ -57,7 +56,7 @@ class Planner:
         descriptions = [str(store) for store in stores]
         live_arrays = self.tracker.live_descriptions()
         live = list(live_arrays)
-        held = self._held_references(records, lifted)
+        held = held_references(records, lifted)
         position = {id(store): i for i, store in enumerate(stores)}
         live += [descriptions[position[id(s)]] for s in foreign_references(stores, held)]
         self.last_encoding = (descriptions, live, encoded)
@@ -99,20 +98,6 @@ class Planner:
                 for touched in record.stores:
                     encoded += [store_index(touched), READ, -1]
         return stores, encoded
-
-    @staticmethod
-    def _held_references(
-        records: list[TaskRecord], lifted: list[LiftedTask | None]
-    ) -> Counter[int]:
-        """References to stores held by the records themselves (see foreign_references);
-        recorded calls name stores by id() and hold none."""
-        held: Counter[int] = Counter()
-        for record, task in zip(records, lifted, strict=True):
-            held.update(map(id, record.stores))
-            held.update(id(arg.store) for arg in record.args)
-            if task is not None:
-                held.update(id(arg.store) for arg in task.args)
-        return held
 
 
 def task_label(record: TaskRecord, task: LiftedTask | None) -> str:

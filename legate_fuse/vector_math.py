@@ -21,9 +21,9 @@ from legate_fuse import _core
 from legate_fuse.compiler import (
     C_FORMAT,
     FLAGS,
-    LIBRARIES,
     CompileError,
     KernelCache,
+    compile_c,
     compiler_identity,
     machine_identity,
 )
@@ -53,14 +53,8 @@ def c_library_identity() -> str:
 
 def check_producer(compiler: str) -> Callable[[str, Path], None]:
     def produce(source: str, output: Path) -> None:
-        c_file = output.with_suffix(".c")
         program = output.with_suffix(".bin")
-        c_file.write_text(source)
-        command = [compiler, *PROGRAM_FLAGS, "-o", str(program), str(c_file), *LIBRARIES]
-        built = subprocess.run(command, capture_output=True, text=True, timeout=600)
-        if built.returncode != 0:
-            raise CompileError(f"{' '.join(command)} failed ({built.returncode}):\n"
-                               f"{built.stderr.strip()}")
+        compile_c(compiler, PROGRAM_FLAGS, source, program)
         ran = subprocess.run([str(program)], capture_output=True, text=True, timeout=600)
         output.write_text(PASSED if ran.returncode == 0 else f"different:\n{ran.stdout}")
 

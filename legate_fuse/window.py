@@ -105,14 +105,7 @@ class Window:
                 count = min(max(1, self.cut(self._records)), len(self._records))
             except Exception as error:  # a cheaper window, never a broken program
                 logger.warning("legate-fuse: choosing where to cut the window failed: %r", error)
-        records, self._records = self._records, []
-        run, kept = records[:count], records[count:]
-        self.stats.flushes["window_full"] += 1
-        logger.debug("flushing %d of %d tasks: window_full", len(run), len(records))
-        try:
-            self.executor(run)
-        finally:
-            self._records[:0] = kept
+        self._run("window_full", count)
 
     def touches(self, stores: Sequence[Any]) -> bool:
         """Whether any held task touches (overlaps) any of `stores`."""
@@ -127,10 +120,18 @@ class Window:
 
     def flush(self, reason: str) -> None:
         """Executes every held task, in program order. An empty window is not counted."""
-        if not self._records:
-            return
+        if self._records:
+            self._run(reason, len(self._records))
+
+    def _run(self, reason: str, count: int) -> None:
+        """Executes the first `count` held tasks; the rest stay held, ahead of any the
+        executor's work adds."""
         # Taken out first: anything the executor triggers sees an empty window.
         records, self._records = self._records, []
+        run, kept = records[:count], records[count:]
         self.stats.flushes[reason] += 1
-        logger.debug("flushing %d tasks: %s", len(records), reason)
-        self.executor(records)
+        logger.debug("flushing %d tasks (%d kept): %s", len(run), len(kept), reason)
+        try:
+            self.executor(run)
+        finally:
+            self._records[:0] = kept

@@ -10,11 +10,10 @@ rest, by which time most of them are dead.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from legate_fuse.liveness import foreign_references
+from legate_fuse.liveness import foreign_references, held_references
 from legate_fuse.window import TaskRecord
 
 WRITES = ("add_output", "add_reduction")
@@ -33,14 +32,6 @@ def store_bytes(store: Any) -> int:
         return max(1, int(store.volume) * int(store.type.size))
     except Exception:
         return 1
-
-
-def held_references(records: Sequence[TaskRecord]) -> Counter[int]:
-    held: Counter[int] = Counter()
-    for record in records:
-        held.update(map(id, record.stores))
-        held.update(id(arg.store) for arg in record.args)
-    return held
 
 
 def choose_cut(records: Sequence[TaskRecord], earliest: int,

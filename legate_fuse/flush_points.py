@@ -15,15 +15,10 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from legate_fuse import compat
+
 # (module, class or None, attribute, flush reason)
-_READ_POINTS: tuple[tuple[str, str | None, str, str], ...] = (
-    ("cupynumeric._thunk.deferred", "DeferredArray", "__numpy_array__", "read"),
-    ("cupynumeric._thunk.deferred", "DeferredArray", "__dlpack__", "dlpack"),
-    ("cupynumeric._thunk.deferred", "DeferredArray", "__dlpack_device__", "dlpack"),
-    ("cupynumeric._array.array", "ndarray", "__legate_data_interface__", "data_interface"),
-    ("legate.timing", None, "time", "timing"),
-    ("legate.timing._lib.timing", None, "time", "timing"),
-)
+_READ_POINTS = compat.READ_POINTS
 
 _MARK = "__legate_fuse_flushes__"
 

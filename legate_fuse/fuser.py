@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
 from legate_fuse import _core, _tasks
 from legate_fuse.compiler import CompileError, KernelCache, KernelCompiler
-from legate_fuse.in_place import Reuse, WindowFacts, plan_reuse
 from legate_fuse.kernel_spec import FusedKernel, KernelSpec, UnsupportedGroup, build_kernel
 from legate_fuse.launch import build_fused_task
 from legate_fuse.planner import PlannedWindow, task_label
@@ -22,7 +21,9 @@ from legate_fuse.stats import Stats
 
 logger = logging.getLogger("legate_fuse")
 
-FUSION_ERRORS = (UnsupportedGroup, CompileError, _core.UnsupportedError, RuntimeError, OSError)
+# Failures the plugin expects (their messages say what went wrong); any other exception is
+# reported with its type, and falls back just the same.
+EXPECTED_ERRORS = (UnsupportedGroup, CompileError, _core.UnsupportedError, RuntimeError, OSError)
 
 
 class Fuser:
@@ -36,51 +37,46 @@ class Fuser:
         self.warn = warn
         self.log_kernels = log_kernels
         self._kernels: dict[KernelSpec, tuple[str, str]] = {}  # spec -> (shared object, PTX)
-        self.in_place = True  # outputs over dying inputs (see in_place.py)
-        self.external_roots: set[str] = set()  # never written over (the session's set)
-        self._facts: tuple[PlannedWindow, WindowFacts] | None = None
 
     def kernel_specs(self) -> list[KernelSpec]:
         """Every kernel built so far."""
         return list(self._kernels)
 
-    def execute(self, planned: PlannedWindow) -> None:
-        try:
-            for group in planned.plan.groups:
-                if group.kind == "fused" and self._launch(planned, group):
-                    continue
-                for t in group.tasks:
-                    planned.records[t].task.execute()
-        finally:
-            self._facts = None
-
-    def _in_place(self, planned: PlannedWindow, group: _core.Group, kernel: FusedKernel
-                  ) -> tuple[FusedKernel, list[Reuse]]:
-        if not self.in_place or planned.tracker is None:
-            return kernel, []
-        if self._facts is None or self._facts[0] is not planned:
-            self._facts = (planned, WindowFacts(planned, planned.tracker.arrays_with_base,
-                                                self.external_roots))
-        return plan_reuse(kernel, group, self._facts[1])
+    def execute(self, planned: PlannedWindow, done: list[bool]) -> BaseException | None:
+        """Runs every task of the window, in plan order: each fused group as one task, or its
+        original tasks when anything about fusing it fails; `done[t]` is set once task t has
+        run (or was covered by a fused task, or was dead). Every task runs even if one of the
+        program's own tasks raises, as without the window: the first such error is returned
+        for the caller to raise."""
+        if not _covers_every_task(planned):
+            self.warn("a plan did not account for every task of its window, running it unfused")
+            return _run_originals(planned, range(len(planned.records)), done)
+        first_error: BaseException | None = None
+        for group in planned.plan.groups:
+            if group.kind == "fused" and self._launch(planned, group):
+                for t in (*group.tasks, *group.dead_tasks):
+                    done[t] = True
+                continue
+            error = _run_originals(planned, group.tasks, done)
+            first_error = first_error or error
+        return first_error
 
     def _launch(self, planned: PlannedWindow, group: _core.Group) -> bool:
-        ops = [task_label(planned.records[t], planned.lifted[t]) for t in group.tasks]
+        """Builds and submits the group's fused task; False (nothing submitted) on failure."""
         try:
+            ops = [task_label(planned.records[t], planned.lifted[t]) for t in group.tasks]
             kernel = build_kernel(planned.lifted, planned.stores, planned.descriptions, group,
                                   planned.parsed)
             cpu_path, gpu_path = self._kernel_paths(kernel.spec)
-            kernel, swaps = self._in_place(planned, group, kernel)
             task = build_fused_task(self.runtime(), cpu_path, gpu_path, kernel.args, b"",
                                     "legate_fuse[" + ", ".join(ops) + "]")
-        except FUSION_ERRORS as error:
-            # Nothing of the group has run yet: its original tasks take over.
-            self.warn(f"could not fuse tasks {list(group.tasks)}, running them unfused: {error}")
+            # Submission is the last step that can fail before the task exists in Legate.
+            task.execute()
+        except Exception as error:  # the plugin must never break the program
+            # Nothing of the group has run: its original tasks take over.
+            self.warn(f"could not fuse tasks {list(group.tasks)}, running them unfused: "
+                      f"{_describe(error)}")
             return False
-        task.execute()
-        # The program's new arrays now own the storage their values were written over.
-        for swap in swaps:
-            swap.array.base = swap.store
-        self.stats.outputs_in_place += len(swaps)
         self._count(group, kernel)
         return True
 
@@ -120,6 +116,29 @@ class Fuser:
         self.stats.bytes_not_allocated += group.bytes_not_allocated
         self.stats.kernel_cache_hits = sum(c.cache_hits for c in caches)
         self.stats.compile_seconds = sum(c.compile_seconds for c in caches)
+
+
+def _covers_every_task(planned: PlannedWindow) -> bool:
+    """Whether the plan runs or drops (as dead) each task of the window exactly once."""
+    seen = [t for g in planned.plan.groups for t in (*g.tasks, *g.dead_tasks)]
+    return sorted(seen) == list(range(len(planned.records)))
+
+
+def _run_originals(planned: PlannedWindow, tasks: Iterable[int], done: list[bool]
+                   ) -> BaseException | None:
+    """Runs tasks as the program built them, in order; the first error after all ran."""
+    first_error: BaseException | None = None
+    for t in tasks:
+        done[t] = True
+        try:
+            planned.records[t].task.execute()
+        except BaseException as error:
+            first_error = first_error or error
+    return first_error
+
+
+def _describe(error: BaseException) -> str:
+    return str(error) if isinstance(error, EXPECTED_ERRORS) else repr(error)
 
 
 def make_fuser(stats: Stats, cache_dir: str, compiler: str, runtime: Callable[[], Any],

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from legate.core import LogicalArray, LogicalStore
 
+from legate_fuse import compat
 from legate_fuse.window import StoreArg, TaskRecord
 
 if TYPE_CHECKING:
@@ -41,19 +42,6 @@ def _by_id(values: tuple[Any, ...]) -> tuple[Any, ...]:
 
 def is_unbound(obj: Any) -> bool:
     return isinstance(obj, LogicalStore | LogicalArray) and bool(obj.unbound)
-
-
-# AutoTask calls after which the task must run at once, in order, and never be held: its
-# effects go beyond its stores (communicators, exceptions that must surface at the call).
-_UNHOLDABLE_CALLS = frozenset(
-    {
-        "throws_exception",
-        "add_communicator",
-        "add_nccl_communicator",
-        "add_cpu_communicator",
-    }
-)
-_UNHOLDABLE_IF_TRUE = frozenset({"set_side_effect", "set_concurrent"})
 
 
 class AutoTaskProxy:
@@ -120,8 +108,12 @@ class AutoTaskProxy:
         def forward(*args: Any, **kwargs: Any) -> Any:
             result = attribute(*args, **kwargs)
             self._note(name, args, kwargs)
-            if name in _UNHOLDABLE_CALLS or (name in _UNHOLDABLE_IF_TRUE and _truthy(args)):
+            if name in compat.TASK_UNHOLDABLE_CALLS or (
+                    name in compat.TASK_UNHOLDABLE_IF_TRUE and _truthy(args)):
                 self._unholdable = name
+            elif name not in compat.TASK_KNOWN_CALLS and self._unholdable is None:
+                # What an unknown call does to the task's effects is not known: run it at once.
+                self._unholdable = "unknown_task_call"
             return result
 
         return forward
@@ -152,15 +144,10 @@ class ManualTaskProxy:
         return getattr(self._task, name)
 
 
-# Runtime operations on stores, run at once unless a held task touches one of their stores.
-_STORE_OPERATIONS = frozenset({
-    "issue_fill", "issue_copy", "issue_gather", "issue_scatter", "issue_scatter_gather",
-    "prefetch_bloated_instances",
-})
-
-
 class RuntimeProxy:
-    """Stands for legate.core's Runtime; everything not listed here is forwarded unchanged."""
+    """Stands for legate.core's Runtime. Methods known not to interact with held work are
+    forwarded unchanged (compat.RUNTIME_PASS_THROUGH); anything else not handled here runs
+    after everything held: it may read or change what a held task touches."""
 
     def __init__(self, runtime: Any, session: Session) -> None:
         self._runtime = runtime
@@ -171,9 +158,20 @@ class RuntimeProxy:
         return self._runtime
 
     def __getattr__(self, name: str) -> Any:
-        if name in _STORE_OPERATIONS:
+        if name in compat.RUNTIME_STORE_OPERATIONS:
             return functools.partial(self._issue_by_name, name)
-        return getattr(self._runtime, name)
+        if name in compat.RUNTIME_PASS_THROUGH or name.startswith("__"):
+            return getattr(self._runtime, name)
+        attribute = getattr(self._runtime, name)
+        if not callable(attribute):
+            self._session.flush("unknown_runtime_call")
+            return attribute
+
+        def after_the_window(*args: Any, **kwargs: Any) -> Any:
+            self._session.flush("unknown_runtime_call")
+            return attribute(*args, **kwargs)
+
+        return after_the_window
 
     def _issue_by_name(self, name: str, *args: Any, **kwargs: Any) -> Any:
         return self._issue(name, args, kwargs)
@@ -206,12 +204,13 @@ class RuntimeProxy:
     # -- stores over memory the program owns (NumPy buffers): never written over in place ----
     def create_store_from_buffer(self, *args: Any, **kwargs: Any) -> Any:
         store = self._runtime.create_store_from_buffer(*args, **kwargs)
-        self._session.note_external(store)
+        buffer = args[2] if len(args) > 2 else kwargs.get("data")
+        self._session.external.note(store, buffer)
         return store
 
     def create_store_from_tiles(self, *args: Any, **kwargs: Any) -> Any:
         store, partition = self._runtime.create_store_from_tiles(*args, **kwargs)
-        self._session.note_external(store)
+        self._session.external.note(store, None)  # allocations outlive any reference we see
         return store, partition
 
     # -- synchronisation ---------------------------------------------------------------------

@@ -16,6 +16,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
+from legate_fuse.compat import STORE_ATTRIBUTE
+
 DESCRIPTION_CACHE = "_legate_fuse_description"  # on each array: (store, its description)
 
 
@@ -51,13 +53,13 @@ class ArrayTracker:
 
     def arrays_with_base(self, store: Any) -> list[Any]:
         """The live DeferredArrays whose store is `store` itself."""
-        return [a for a in list(self._arrays) if a.__dict__.get("base") is store]
+        return [a for a in list(self._arrays) if a.__dict__.get(STORE_ATTRIBUTE) is store]
 
     def live_descriptions(self) -> list[str]:
         """Legate's description of the store of every DeferredArray still alive."""
         descriptions = []
         for array in list(self._arrays):
-            base = array.__dict__.get("base")
+            base = array.__dict__.get(STORE_ATTRIBUTE)
             if base is None:
                 continue
             cached = array.__dict__.get(DESCRIPTION_CACHE)
@@ -83,6 +85,20 @@ def held_references(records: Iterable[Any], lifted: Iterable[Any] | None = None)
         if task is not None:
             held.update(id(arg.store) for arg in task.args)
     return held
+
+
+def reference_counts_as_assumed() -> bool:
+    """Whether this interpreter's reference counts behave as `foreign_references` assumes.
+
+    CPython 3.11-3.13 count every reference; later versions may borrow references (locals,
+    arguments) and report lower counts, which would make a store referenced from outside the
+    window look dead: the unsafe direction. The probe runs the real function on an object
+    referenced only through the window's list, and again with one more reference."""
+    stores = [object()]
+    alone = foreign_references(stores, Counter())
+    extra = stores[0]
+    referenced = foreign_references(stores, Counter())
+    return alone == [] and len(referenced) == 1 and referenced[0] is extra
 
 
 def foreign_references(stores: Iterable[Any], held: Counter[int]) -> list[Any]:

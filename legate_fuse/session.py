@@ -10,9 +10,10 @@ from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
-from legate_fuse import flush_points, settings
+from legate_fuse import compat, flush_points, settings
+from legate_fuse.external_memory import ExternalMemory
 from legate_fuse.import_hooks import after_import
-from legate_fuse.liveness import ArrayTracker
+from legate_fuse.liveness import ArrayTracker, reference_counts_as_assumed
 from legate_fuse.stats import Stats, format_stats
 from legate_fuse.window import TaskRecord, Window, execute_in_order
 
@@ -26,24 +27,32 @@ class Session:
         self.window = Window(config.window_size, self.stats, self.execute_window,
                              self.choose_cut)
         self.tracker = ArrayTracker()
-        # Roots of stores over external memory (see in_place.py): kept for the whole run, as a
-        # root may come back with a recycled field; a stale entry only forgoes a reuse.
-        self.external_roots: set[str] = set()
+        # Stores over memory the program owns (NumPy buffers): a task writing one runs at once.
+        self.external = ExternalMemory(root_key)
         self._planner: Any = None
         self._fuser: Any = None
         self._warned = False
         # False: every task runs at once (fusion disabled at run time); hooks stay installed.
         self.holding = True
+        # Why fusion is off for good (a hook of Legate or cuPyNumeric is missing...), or None.
+        self.turned_off: str | None = None
         self.runtime_proxy: Any = None
         self._read_points_pending = True
+        self._hooks_checked = False
 
     # -- called by the proxies ----------------------------------------------------------------
     def submit_auto_task(self, record: TaskRecord, unholdable: str | None) -> None:
         self.stats.tasks_seen += 1
-        if self._read_points_pending:
+        if self._read_points_pending or not self._hooks_checked:
             self.install_read_points()
+        if self._read_points_pending and unholdable is None:
+            # A read point is not wrapped yet: a held task could be read stale.
+            unholdable = "hooks_pending"
         if self.holding and unholdable is None:
             self.window.hold(record)
+            if self._writes_external(record):
+                # NumPy reads its own memory as soon as cuPyNumeric returns, calling no one.
+                self.flush("external_write")
             return
         if unholdable is not None:
             self.flush(unholdable)
@@ -53,21 +62,33 @@ class Session:
         self.window.flush(reason)
 
     def execute_window(self, records: Sequence[TaskRecord]) -> None:
-        """Plans the flushed window and runs it, fused. A failure of the plugin before any task
-        of the window has run costs a warning and the window runs unfused, in order."""
+        """Plans the flushed window and runs it, fused. Whatever fails inside the plugin, every
+        task of the window runs, in order: a task that has not run yet runs as built."""
+        done = [False] * len(records)
         try:
             planned = self.planner().plan(list(records))
+            program_error = self.fuser().execute(planned, done)
         except Exception as error:  # the plugin must never break the program
-            self.warn_once(f"window analysis failed, running unfused: {error!r}")
-            execute_in_order(records)
+            self.warn_once(f"running a window failed, running the rest unfused: {error!r}")
+            execute_in_order([r for r, ran in zip(records, done, strict=True) if not ran])
             return
-        self.fuser().execute(planned)
+        if program_error is not None:
+            raise program_error
 
-    def note_external(self, store: Any) -> None:
-        from legate_fuse import _core
+    def _writes_external(self, record: TaskRecord) -> bool:
+        """Whether the task writes or reduces into a store over memory the program owns (or
+        might: a store whose storage cannot be told counts as such)."""
+        from legate_fuse.intercept import stores_of
 
-        desc = _core.parse_store_desc(str(store))
-        self.external_roots.add(desc.root_key if desc is not None else str(store))
+        if not self.external.tracking:
+            return False
+        for arg in record.args:
+            if arg.kind == "add_input":
+                continue
+            for store in stores_of(arg.store):
+                if self.external.holds(root_key(store)):
+                    return True
+        return False
 
     def choose_cut(self, records: Sequence[TaskRecord]) -> int:
         """How many tasks of a full window to run: at least half, where the fewest bytes cross
@@ -87,8 +108,6 @@ class Session:
             self._fuser = make_fuser(self.stats, self.config.cache_dir, self.config.c_compiler,
                                      lambda: self.runtime_proxy.unwrapped, self.warn_once,
                                      "kernels" in self.config.log_topics)
-            self._fuser.in_place = self.config.in_place
-            self._fuser.external_roots = self.external_roots
         return self._fuser
 
     def planner(self) -> Any:
@@ -108,9 +127,28 @@ class Session:
             self.flush(reason)
 
     # -- life cycle ---------------------------------------------------------------------------
+    def turn_off(self, why: str) -> None:
+        """Runs what is held and never holds a task again, with one warning."""
+        self.flush("disable")
+        self.holding = False
+        self.turned_off = why
+        self.warn_once(f"{why}; running everything unfused")
+
+    def check_hooks(self, modules: tuple[str, ...] | None = None) -> bool:
+        """Whether every name the plugin relies on (compat.py) is there; turns fusion off,
+        naming what is missing, when not."""
+        missing = compat.missing(modules)
+        if missing:
+            untested = compat.untested_versions()
+            versions = f" (installed: {', '.join(untested)})" if untested else ""
+            self.turn_off(f"Legate or cuPyNumeric lacks {', '.join(missing)}{versions}")
+        return not missing
+
     def install_runtime_proxy(self, core: ModuleType) -> None:
         from legate_fuse.intercept import RuntimeProxy
 
+        if not self.check_hooks(("legate.core",)):
+            return
         real_get_runtime = core.get_legate_runtime
         proxy = RuntimeProxy(real_get_runtime(), self)
 
@@ -128,7 +166,14 @@ class Session:
         half-way through its own import, so some of its classes do not exist yet when the
         proxy is installed; until all do, this is retried before a task is held."""
         tracking = self.tracker.install()
-        self._read_points_pending = not (flush_points.install(self.flush) and tracking)
+        attaching = self.external.install()
+        self._read_points_pending = not (flush_points.install(self.flush) and tracking
+                                         and attaching)
+        if not self._hooks_checked and _fully_imported("cupynumeric"):
+            # Checked once cuPyNumeric is whole: it imports Legate half-way through its own
+            # import, when this session starts.
+            self._hooks_checked = True
+            self.check_hooks()
 
     def at_exit(self) -> None:
         self.flush("exit")
@@ -136,11 +181,25 @@ class Session:
             print(format_stats(self.stats.as_dict()), file=sys.stderr, flush=True)
 
 
+def root_key(store: Any) -> str | None:
+    """The identity of the storage under a store, whatever view of it the store is; None when
+    Legate's description of the store cannot be read."""
+    from legate_fuse import _core
+
+    desc = _core.parse_store_desc(str(store))
+    return desc.root_key if desc is not None else None
+
+
 _session: Session | None = None
 
 
 def current() -> Session | None:
     return _session
+
+
+def _fully_imported(module_name: str) -> bool:
+    module = sys.modules.get(module_name)
+    return module is not None and not getattr(module.__spec__, "_initializing", False)
 
 
 def _configure_logging(level: str) -> None:
@@ -157,8 +216,15 @@ def _start(config: settings.Config) -> Session:
     session = Session(config)
     _session = session
     _configure_logging(config.log_level)
+    untested = compat.untested_versions()
+    if untested:
+        logger.info("versions not tested with legate-fuse: %s", ", ".join(untested))
+    if not reference_counts_as_assumed():
+        session.turn_off(f"Python {sys.version.split()[0]} does not count references as the "
+                         "liveness analysis assumes")
+        return session
     after_import("legate.core", session.install_runtime_proxy)
-    for module_name in (*flush_points.MODULES, "cupynumeric._thunk.deferred"):
+    for module_name in (*flush_points.MODULES, "cupynumeric._thunk.deferred", "cupynumeric"):
         after_import(module_name, session.install_read_points)
     return session
 
@@ -166,7 +232,7 @@ def _start(config: settings.Config) -> Session:
 def enable() -> None:
     """Turns fusion on. Must run before `cupynumeric` is imported (or use LEGATE_FUSE=1)."""
     if _session is not None:
-        _session.holding = True
+        _session.holding = _session.turned_off is None
         return
     if "cupynumeric" in sys.modules:
         raise RuntimeError(

@@ -99,13 +99,6 @@ LOG: Setting[frozenset[str]] = Setting(
     "the source of every kernel generated.",
 )
 
-IN_PLACE = Setting(
-    "LEGATE_FUSE_IN_PLACE", True, parse_switch,
-    "1 lets a fused kernel write a new array over an input array that dies in the same group "
-    "(x = f(x) in a loop) instead of allocating it; 0 always allocates.",
-)
-
-
 def parse_text(name: str, raw: str) -> str:
     return raw
 
@@ -127,7 +120,6 @@ C_COMPILER = Setting(
 
 ALL_SETTINGS: tuple[Setting[object], ...] = (
     ENABLED, WINDOW_SIZE, STATS, LOG_LEVEL, LOG, CACHE_DIR, C_COMPILER,  # type: ignore[assignment]
-    IN_PLACE,
 )
 
 
@@ -142,7 +134,6 @@ class Config:
     log_topics: frozenset[str] = frozenset()
     cache_dir: str = ""
     c_compiler: str = "cc"
-    in_place: bool = True
 
 
 def load(environ: Mapping[str, str] | None = None) -> Config:
@@ -154,7 +145,6 @@ def load(environ: Mapping[str, str] | None = None) -> Config:
         log_topics=LOG.read(environ),
         cache_dir=CACHE_DIR.read(environ) or default_cache_dir(),
         c_compiler=C_COMPILER.read(environ),
-        in_place=IN_PLACE.read(environ),
     )
 
 

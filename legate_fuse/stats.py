@@ -14,7 +14,6 @@ class Stats:
     fused_launches: int = 0
     temporaries_eliminated: int = 0
     bytes_not_allocated: int = 0
-    outputs_in_place: int = 0
     windows_planned: int = 0
     plan_cache_hits: int = 0
     kernel_cache_hits: int = 0
@@ -28,7 +27,6 @@ class Stats:
             "fused_launches": self.fused_launches,
             "temporaries_eliminated": self.temporaries_eliminated,
             "bytes_not_allocated": self.bytes_not_allocated,
-            "outputs_in_place": self.outputs_in_place,
             "windows_planned": self.windows_planned,
             "plan_cache_hits": self.plan_cache_hits,
             "kernel_cache_hits": self.kernel_cache_hits,

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from legate_fuse import compat
 from legate_fuse.window import TaskRecord
 
 # Privileges as the analysis encodes them (src/cpp/ir/window.h).
@@ -86,6 +87,8 @@ def lift(record: TaskRecord) -> LiftedTask | None:
     """The lifted form of `record`, or None (opaque)."""
     from legate_fuse.lift import cupynumeric
 
+    if any(name not in compat.TASK_LIFTABLE_CALLS for name, _, _ in record.calls):
+        return None  # built with a call the lifting does not understand: as built
     if record.library_name == cupynumeric.LIBRARY_NAME:
         return cupynumeric.lift(record)
     return None

@@ -13,7 +13,7 @@ from typing import Any
 
 from legate.core import LogicalStore
 
-from legate_fuse import _core
+from legate_fuse import _core, compat
 from legate_fuse.lift.base import (
     READ,
     REDUCE,
@@ -63,7 +63,7 @@ def codes() -> Codes:
         UnaryRedCode,
     )
 
-    kinds = ("UNARY_OP", "BINARY_OP", "WHERE", "CONVERT", "FILL", "SCALAR_UNARY_RED", "DOT")
+    kinds = compat.LIFTED_TASK_KINDS
     members = CuPyNumericOpCode.__members__
 
     def table(enum: Any, names: frozenset[str]) -> dict[int, str]:

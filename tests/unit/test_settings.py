@@ -54,9 +54,3 @@ def test_log_topics() -> None:
     with pytest.raises(SettingError, match="unknown topics"):
         settings.load({"LEGATE_FUSE_LOG": "plan,kernel"})
 
-
-def test_in_place_outputs_are_on_unless_switched_off() -> None:
-    assert settings.load({}).in_place is True
-    assert settings.load({"LEGATE_FUSE_IN_PLACE": "0"}).in_place is False
-    with pytest.raises(SettingError, match="LEGATE_FUSE_IN_PLACE="):
-        settings.load({"LEGATE_FUSE_IN_PLACE": "no"})

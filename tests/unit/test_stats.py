@@ -2,7 +2,7 @@ from legate_fuse.stats import Stats, format_stats
 
 EXPECTED_KEYS = {
     "tasks_seen", "tasks_fused", "fused_launches", "temporaries_eliminated",
-    "bytes_not_allocated", "outputs_in_place", "windows_planned", "plan_cache_hits",
+    "bytes_not_allocated", "windows_planned", "plan_cache_hits",
     "kernel_cache_hits",
     "compile_seconds", "flushes",
 }

@@ -1,0 +1,124 @@
+"""Every internal name of Legate and cuPyNumeric the plugin relies on, in one place.
+
+Read from legate 26.6.1 and nvidia-cupynumeric 26.6.1 (`site-packages/legate/core/_lib/`,
+`site-packages/cupynumeric/_thunk/deferred.py`, `cupynumeric/config.py`). Anything the plugin
+intercepts, wraps or reads that is not a documented public API is listed here, so that a new
+release can be checked against one list. `missing()` reports what an installed version lacks;
+the session then runs everything unfused (see session.py), because a hook that is not there
+is a place where held work could be read stale.
+"""
+
+from __future__ import annotations
+
+import sys
+from importlib import metadata
+
+# The versions every name below was read from (distribution name -> version).
+TESTED_VERSIONS = {"legate": "26.6.1", "nvidia-cupynumeric": "26.6.1"}
+
+# -- legate.core.Runtime ---------------------------------------------------------------------
+# Methods the runtime proxy forwards untouched: they create objects or answer questions, and
+# neither depend on nor change the contents of any store a held task touches.
+RUNTIME_PASS_THROUGH = frozenset({
+    "add_shutdown_callback", "config", "core_library", "create_array", "create_array_like",
+    "create_library", "create_nullable_array", "create_store", "create_store_from_scalar",
+    "create_struct_array", "find_library", "find_or_create_library", "get_machine", "machine",
+    "node_count", "node_id", "realm_config",
+})
+# Operations on stores: run at once, after the window if a held task touches their stores.
+RUNTIME_STORE_OPERATIONS = frozenset({
+    "issue_fill", "issue_copy", "issue_gather", "issue_scatter", "issue_scatter_gather",
+    "prefetch_bloated_instances",
+})
+# Methods the proxy defines itself (tasks, synchronisation, external memory).
+RUNTIME_HANDLED = frozenset({
+    "create_auto_task", "create_manual_task", "submit", "tree_reduce", "issue_execution_fence",
+    "issue_mapping_fence", "finish", "create_store_from_buffer", "create_store_from_tiles",
+})
+# Any other method or attribute flushes the window first (reason "unknown_runtime_call").
+
+# -- legate.core.AutoTask --------------------------------------------------------------------
+# Calls after which the task must run at once, in order: effects beyond its stores.
+TASK_UNHOLDABLE_CALLS = frozenset({
+    "throws_exception", "add_communicator", "add_nccl_communicator", "add_cpu_communicator",
+})
+TASK_UNHOLDABLE_IF_TRUE = frozenset({"set_side_effect", "set_concurrent"})
+# Calls the proxy records and a held task may carry; any other call makes the task run at once
+# (reason "unknown_task_call").
+TASK_KNOWN_CALLS = frozenset({
+    "add_input", "add_output", "add_reduction", "add_scalar_arg", "add_constraint",
+    "add_alignment", "add_broadcast", "declare_partition", "find_or_declare_partition",
+    "lock", "execute", *TASK_UNHOLDABLE_CALLS, *TASK_UNHOLDABLE_IF_TRUE,
+})
+# Of those, the calls a lifted (fusible) task may have been built with.
+TASK_LIFTABLE_CALLS = frozenset({
+    "add_input", "add_output", "add_reduction", "add_scalar_arg", "add_constraint",
+    "add_alignment", "add_broadcast",
+})
+
+# -- Hooks: (module, class or None, attribute) -------------------------------------------------
+# Where data flows back to Python (see flush_points.py), with the flush reason of each.
+READ_POINTS: tuple[tuple[str, str | None, str, str], ...] = (
+    ("cupynumeric._thunk.deferred", "DeferredArray", "__numpy_array__", "read"),
+    ("cupynumeric._thunk.deferred", "DeferredArray", "__dlpack__", "dlpack"),
+    ("cupynumeric._thunk.deferred", "DeferredArray", "__dlpack_device__", "dlpack"),
+    ("cupynumeric._array.array", "ndarray", "__legate_data_interface__", "data_interface"),
+    ("legate.timing", None, "time", "timing"),
+    ("legate.timing._lib.timing", None, "time", "timing"),
+)
+# Every other name the plugin reads.
+OTHER_NAMES: tuple[tuple[str, str | None, str], ...] = (
+    # Replaced by the proxy's factory before cuPyNumeric takes its reference.
+    ("legate.core", None, "get_legate_runtime"),
+    ("legate.core", None, "LogicalStore"),
+    ("legate.core", None, "LogicalArray"),
+    # Liveness: every array is tracked from its construction; its store is `DeferredArray.base`.
+    ("cupynumeric._thunk.deferred", "DeferredArray", "__init__"),
+    # Lifting: task ids and operation codes, read at run time.
+    ("cupynumeric.config", None, "CuPyNumericOpCode"),
+    ("cupynumeric.config", None, "UnaryOpCode"),
+    ("cupynumeric.config", None, "BinaryOpCode"),
+    ("cupynumeric.config", None, "UnaryRedCode"),
+    ("cupynumeric.config", None, "ConvertCode"),
+)
+# Wrapped to tell a private copy of a NumPy array (`TransferType.MAKE_COPY`, by name) from the
+# program's own buffer attached in place (see external_memory.py).
+ARRAY_ATTACH = ("cupynumeric.runtime", "Runtime", "find_or_create_array_thunk")
+# Members of CuPyNumericOpCode the lifting looks up (a missing one only leaves its tasks opaque).
+LIFTED_TASK_KINDS = ("UNARY_OP", "BINARY_OP", "WHERE", "CONVERT", "FILL", "SCALAR_UNARY_RED",
+                     "DOT")
+# The attribute of DeferredArray that holds its LogicalStore (an instance attribute).
+STORE_ATTRIBUTE = "base"
+
+
+def _all_names() -> list[tuple[str, str | None, str]]:
+    return [(m, c, a) for m, c, a, _ in READ_POINTS] + list(OTHER_NAMES) + [ARRAY_ATTACH]
+
+
+def missing(modules: tuple[str, ...] | None = None) -> list[str]:
+    """The names of the listed modules (all when None) that are imported but lack a name the
+    plugin relies on, as 'module.Class.attribute'. A module not imported yet is not checked."""
+    found = []
+    for module_name, class_name, attribute in _all_names():
+        if modules is not None and module_name not in modules:
+            continue
+        module = sys.modules.get(module_name)
+        if module is None:
+            continue
+        owner = getattr(module, class_name, None) if class_name else module
+        if owner is None or not hasattr(owner, attribute):
+            found.append(".".join(filter(None, (module_name, class_name, attribute))))
+    return found
+
+
+def untested_versions() -> list[str]:
+    """Installed distributions whose version differs from the one the names were read from."""
+    found = []
+    for distribution, tested in TESTED_VERSIONS.items():
+        try:
+            installed = metadata.version(distribution)
+        except metadata.PackageNotFoundError:
+            continue
+        if installed != tested:
+            found.append(f"{distribution} {installed} (tested with {tested})")
+    return found

@@ -1,0 +1,68 @@
+"""Results written into memory the program owns (NumPy arrays passed as `out=`, NumPy arrays
+shared with `asarray`) are there when cuPyNumeric returns: NumPy then reads its own memory
+without calling anyone, so no task writing it may still be held."""
+
+from __future__ import annotations
+
+import cupynumeric as num
+import numpy
+
+from legate_fuse.session import Session
+
+
+def owned(values: numpy.ndarray) -> num.ndarray:
+    """A cuPyNumeric array computed by a task from `values` (Legate's own memory)."""
+    return num.array(values) * 1
+
+
+def test_a_ufunc_into_a_numpy_out(session: Session) -> None:
+    a = owned(numpy.arange(1, 21, dtype=numpy.uint32).reshape(4, 5))
+    out = numpy.ones((4, 5))
+    num.add(a, 1.0, out=out)
+    assert out.sum() == 230.0
+
+
+def test_a_chain_ending_in_a_numpy_out(session: Session) -> None:
+    a = owned(numpy.linspace(0.0, 1.0, 300))
+    out = numpy.zeros(300)
+    num.multiply(a * 2.0 + 1.0, 3.0, out=out)
+    numpy.testing.assert_array_equal(out, (numpy.linspace(0.0, 1.0, 300) * 2.0 + 1.0) * 3.0)
+
+
+def test_round_into_a_numpy_out(session: Session) -> None:
+    x = owned(numpy.linspace(-3.0, 3.0, 50))
+    out = numpy.zeros(50)
+    num.round(x * 1.37, 1, out=out)
+    numpy.testing.assert_array_equal(out, numpy.round(numpy.linspace(-3.0, 3.0, 50) * 1.37, 1))
+
+
+def test_numpy_in_place_operator_with_a_cupynumeric_operand(session: Session) -> None:
+    host = numpy.arange(10.0)
+    host *= owned(numpy.full(10, 2.0))  # NumPy forwards to cuPyNumeric with out=host
+    numpy.testing.assert_array_equal(host, numpy.arange(10.0) * 2.0)
+
+
+def test_writes_through_a_slice_of_a_shared_array(session: Session) -> None:
+    host = numpy.arange(12.0)
+    shared = num.asarray(host)
+    shared[2:5] = 7.0
+    numpy.testing.assert_array_equal(host[2:5], [7.0, 7.0, 7.0])
+    shared[6:9] = owned(numpy.full(3, 0.5)) * 4.0
+    numpy.testing.assert_array_equal(host[6:9], [2.0, 2.0, 2.0])
+
+
+def test_a_reduction_into_a_numpy_out(session: Session) -> None:
+    a = owned(numpy.arange(20.0).reshape(4, 5))
+    out = numpy.zeros(5)
+    num.sum(a * 2.0, axis=0, out=out)
+    numpy.testing.assert_array_equal(out, (numpy.arange(20.0).reshape(4, 5) * 2.0).sum(axis=0))
+
+
+def test_a_write_to_numpy_memory_flushes(session: Session) -> None:
+    a = owned(numpy.arange(8.0))
+    before = session.stats.flushes["external_write"]
+    num.add(a, 1.0, out=numpy.zeros(8))
+    assert session.stats.flushes["external_write"] == before + 1
+    b = a + 1.0  # into Legate's own memory: held
+    assert len(session.window) > 0
+    del b

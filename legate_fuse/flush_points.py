@@ -17,9 +17,6 @@ from typing import Any
 
 from legate_fuse import compat
 
-# (module, class or None, attribute, flush reason)
-_READ_POINTS = compat.READ_POINTS
-
 _MARK = "__legate_fuse_flushes__"
 
 
@@ -46,7 +43,7 @@ def _wrap(owner: Any, attribute: str, flush: Callable[[str], None], reason: str)
     setattr(owner, attribute, wrapped)
 
 
-MODULES = tuple(dict.fromkeys(module for module, *_ in _READ_POINTS))
+MODULES = tuple(dict.fromkeys(module for module, *_ in compat.READ_POINTS))
 
 
 def install(flush: Callable[[str], None]) -> bool:
@@ -54,7 +51,7 @@ def install(flush: Callable[[str], None]) -> bool:
     arrive. Returns False while an imported module is still initialising (its class does not
     exist yet), so the caller tries again later."""
     complete = True
-    for module_name, class_name, attribute, reason in _READ_POINTS:
+    for module_name, class_name, attribute, reason in compat.READ_POINTS:
         module = sys.modules.get(module_name)
         if module is None:
             continue

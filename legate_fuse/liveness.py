@@ -93,7 +93,10 @@ def reference_counts_as_assumed() -> bool:
     CPython 3.11-3.13 count every reference; later versions may borrow references (locals,
     arguments) and report lower counts, which would make a store referenced from outside the
     window look dead: the unsafe direction. The probe runs the real function on an object
-    referenced only through the window's list, and again with one more reference."""
+    referenced only through the window's list, and again with one more reference; other
+    interpreters and versions are not trusted at all."""
+    if sys.implementation.name != "cpython" or not (3, 11) <= sys.version_info[:2] <= (3, 13):
+        return False
     stores = [object()]
     alone = foreign_references(stores, Counter())
     extra = stores[0]

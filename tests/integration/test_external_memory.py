@@ -66,3 +66,12 @@ def test_a_write_to_numpy_memory_flushes(session: Session) -> None:
     b = a + 1.0  # into Legate's own memory: held
     assert len(session.window) > 0
     del b
+
+
+def test_writes_into_a_private_copy_of_numpy_data_are_held(session: Session) -> None:
+    host = numpy.arange(8.0)
+    x = num.array(host)  # cuPyNumeric attaches a copy that NumPy never sees
+    x += 1.0
+    assert len(session.window) > 0
+    numpy.testing.assert_array_equal(numpy.asarray(x), host + 1.0)
+    numpy.testing.assert_array_equal(host, numpy.arange(8.0))

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Sets everything up (see setup.sh), checks style and types, and runs the test suite.
-# Extra arguments go to pytest, e.g. scripts/test.sh tests/unit -k window
+# Extra arguments go to pytest, which then runs alone, e.g. scripts/test.sh tests/unit -k window
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$ROOT/scripts/setup.sh"
@@ -13,4 +13,10 @@ echo "[test] mypy" >&2
 echo "[test] clang-format" >&2
 "$(dirname "$PY")/clang-format" --dry-run --Werror $(git ls-files 'src/cpp/*.h' 'src/cpp/*.cc' 2>/dev/null || find src/cpp -name '*.h' -o -name '*.cc')
 echo "[test] pytest" >&2
-exec "$PY" -m pytest "$@"
+if [[ $# -gt 0 ]]; then
+  exec "$PY" -m pytest "$@"
+fi
+"$PY" -m pytest
+# cuPyNumeric's own suite with fusion on, against the record of its outcomes without the plugin.
+echo "[test] conformance" >&2
+exec "$PY" tests/conformance/run.py

@@ -84,6 +84,9 @@ OTHER_NAMES: tuple[tuple[str, str | None, str], ...] = (
 # Wrapped to tell a private copy of a NumPy array (`TransferType.MAKE_COPY`, by name) from the
 # program's own buffer attached in place (see external_memory.py).
 ARRAY_ATTACH = ("cupynumeric.runtime", "Runtime", "find_or_create_array_thunk")
+# Wrapped to learn which stores NumPy (or a DLPack consumer) can see the memory of.
+ARRAY_EXPORTS = (("cupynumeric._thunk.deferred", "DeferredArray", "__numpy_array__"),
+                 ("cupynumeric._thunk.deferred", "DeferredArray", "__dlpack__"))
 # Members of CuPyNumericOpCode the lifting looks up (a missing one only leaves its tasks opaque).
 LIFTED_TASK_KINDS = ("UNARY_OP", "BINARY_OP", "WHERE", "CONVERT", "FILL", "SCALAR_UNARY_RED",
                      "DOT")
@@ -92,7 +95,8 @@ STORE_ATTRIBUTE = "base"
 
 
 def _all_names() -> list[tuple[str, str | None, str]]:
-    return [(m, c, a) for m, c, a, _ in READ_POINTS] + list(OTHER_NAMES) + [ARRAY_ATTACH]
+    return [(m, c, a) for m, c, a, _ in READ_POINTS] + [*OTHER_NAMES, ARRAY_ATTACH,
+                                                        *ARRAY_EXPORTS]
 
 
 def missing(modules: tuple[str, ...] | None = None) -> list[str]:

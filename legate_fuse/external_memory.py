@@ -1,9 +1,11 @@
-"""Memory the program owns: NumPy buffers that Legate works on in place.
+"""Memory NumPy can read without calling anyone: a task writing it must run before
+cuPyNumeric returns (the session flushes right after holding it).
 
-`cupynumeric.asarray(host)`, a ufunc's `out=host` and NumPy's own `host *= x` attach `host`'s
-buffer to a store (`Runtime.create_store_from_buffer`). NumPy reads that buffer as soon as
-cuPyNumeric returns, calling no one, so a task writing such a store must run before
-cuPyNumeric returns: the session flushes right after holding it.
+Two ways make such memory. `cupynumeric.asarray(host)`, a ufunc's `out=host` and NumPy's own
+`host *= x` attach `host`'s buffer to a store (`Runtime.create_store_from_buffer`). And
+`np.asarray(x)` (and `x.flat`, `x.__array__()`...) returns a NumPy view of the store's own
+allocation (`DeferredArray.__numpy_array__`), as does DLPack; later writes to `x` show through
+that view.
 
 A store's storage is known by its root (region tree and field, see `session.root_key`); Legate
 recycles a root once its store dies, so a root is external only while the buffer behind it is
@@ -20,12 +22,14 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+import numpy
+
 from legate_fuse import compat
 
 # A root that could not be read: every write then counts as a write to external memory.
 UNKNOWN_ROOT = "<storage not described>"
 
-_MARK = "__legate_fuse_copies__"
+_MARK = "__legate_fuse_external__"
 
 
 class ExternalMemory:
@@ -36,42 +40,31 @@ class ExternalMemory:
         self.installed = False
 
     def install(self) -> bool:
-        """Learns when cuPyNumeric attaches a copy rather than the program's buffer; True once
-        done. Until then every attached buffer counts as the program's."""
+        """Wraps the methods that attach and export memory (compat.ARRAY_ATTACH and
+        ARRAY_EXPORTS); True once done. Until then every attached buffer counts as the
+        program's, and the session holds no task (read points are pending)."""
         if self.installed:
             return True
-        module_name, class_name, attribute = compat.ARRAY_ATTACH
-        owner = getattr(sys.modules.get(module_name), class_name, None)
-        original = getattr(owner, attribute, None)
-        if original is None:
+        if any(_method(*name) is None for name in (compat.ARRAY_ATTACH, *compat.ARRAY_EXPORTS)):
             return False
-        if not hasattr(original, _MARK):
-            memory = self
-
-            @functools.wraps(original)
-            def find_or_create_array_thunk(runtime: Any, array: Any, transfer: Any,
-                                           *args: Any, **kwargs: Any) -> Any:
-                # A TransferType; anything else counts as sharing (flushes more, never less).
-                copying = getattr(transfer, "name", None) == "MAKE_COPY"
-                memory._copying += copying
-                try:
-                    return original(runtime, array, transfer, *args, **kwargs)
-                finally:
-                    memory._copying -= copying
-
-            setattr(find_or_create_array_thunk, _MARK, original)
-            setattr(owner, attribute, find_or_create_array_thunk)
+        _wrap(compat.ARRAY_ATTACH, self._counting_copies)
+        for name in compat.ARRAY_EXPORTS:
+            _wrap(name, self._noting_exports)
         self.installed = True
         return True
 
-    def note(self, store: Any, buffer: Any) -> None:
+    def note_attached(self, store: Any, buffer: Any) -> None:
         """`store` was created over `buffer`."""
-        if self._copying:
-            return
+        if not self._copying:
+            self.note(store, buffer)
+
+    def note(self, store: Any, buffer: Any) -> None:
+        """`store`'s memory is visible to the program while `buffer` is alive (for good when
+        `buffer` cannot be weakly referenced, e.g. None)."""
         try:
             alive: Callable[[], Any] = weakref.ref(buffer)
         except TypeError:  # cannot tell when it dies: external for good
-            alive = functools.partial(lambda kept: kept, buffer)
+            alive = functools.partial(lambda kept: kept, True)
         self._buffers.setdefault(self._root_key(store) or UNKNOWN_ROOT, []).append(alive)
 
     @property
@@ -95,3 +88,48 @@ class ExternalMemory:
         if not buffers:
             del self._buffers[root]
         return bool(buffers)
+
+    # -- wrappers ---------------------------------------------------------------------------
+    def _counting_copies(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        def find_or_create_array_thunk(runtime: Any, array: Any, transfer: Any,
+                                       *args: Any, **kwargs: Any) -> Any:
+            # A TransferType; anything else counts as sharing (flushes more, never less).
+            copying = getattr(transfer, "name", None) == "MAKE_COPY"
+            self._copying += copying
+            try:
+                return original(runtime, array, transfer, *args, **kwargs)
+            finally:
+                self._copying -= copying
+
+        return find_or_create_array_thunk
+
+    def _noting_exports(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        def export(thunk: Any, *args: Any, **kwargs: Any) -> Any:
+            result = original(thunk, *args, **kwargs)
+            # NumPy views keep the object owning the memory alive through `.base`; a DLPack
+            # capsule's consumer cannot be seen, so its store stays visible for good.
+            owner = result
+            while isinstance(owner, numpy.ndarray) and owner.base is not None:
+                owner = owner.base
+            self.note(getattr(thunk, compat.STORE_ATTRIBUTE),
+                      owner if isinstance(result, numpy.ndarray) else None)
+            return result
+
+        return export
+
+
+def _method(module_name: str, class_name: str, attribute: str) -> Any:
+    owner = getattr(sys.modules.get(module_name), class_name, None)
+    return owner.__dict__.get(attribute) if isinstance(owner, type) else None
+
+
+def _wrap(name: tuple[str, str, str],
+          wrapper: Callable[[Callable[..., Any]], Callable[..., Any]]) -> None:
+    """Replaces a method by `wrapper(method)`, once."""
+    module_name, class_name, attribute = name
+    original = _method(module_name, class_name, attribute)
+    if hasattr(original, _MARK):
+        return
+    wrapped = functools.wraps(original)(wrapper(original))
+    setattr(wrapped, _MARK, original)
+    setattr(getattr(sys.modules[module_name], class_name), attribute, wrapped)

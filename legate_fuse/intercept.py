@@ -205,7 +205,7 @@ class RuntimeProxy:
     def create_store_from_buffer(self, *args: Any, **kwargs: Any) -> Any:
         store = self._runtime.create_store_from_buffer(*args, **kwargs)
         buffer = args[2] if len(args) > 2 else kwargs.get("data")
-        self._session.external.note(store, buffer)
+        self._session.external.note_attached(store, buffer)
         return store
 
     def create_store_from_tiles(self, *args: Any, **kwargs: Any) -> Any:

@@ -75,3 +75,18 @@ def test_writes_into_a_private_copy_of_numpy_data_are_held(session: Session) -> 
     assert len(session.window) > 0
     numpy.testing.assert_array_equal(numpy.asarray(x), host + 1.0)
     numpy.testing.assert_array_equal(host, numpy.arange(8.0))
+
+
+def test_a_numpy_view_of_an_array_sees_later_writes(session: Session) -> None:
+    x = owned(numpy.arange(6.0))
+    view = numpy.asarray(x)  # NumPy's view of the store's own allocation
+    x += 1.0
+    x[0] = 10.0
+    numpy.testing.assert_array_equal(view, [10.0, 2.0, 3.0, 4.0, 5.0, 6.0])
+
+
+def test_a_flat_iterator_sees_a_later_element_write(session: Session) -> None:
+    a = owned(numpy.arange(6).reshape(2, 3))
+    iterators = num.broadcast(a, owned(numpy.arange(3))).iters
+    a[0, 0] = 7
+    assert iterators[0][0] == 7

@@ -1,0 +1,43 @@
+"""One-element results held in Futures: a fused task returns at most one of them, because
+Legate packs a task's Futures into one and a fill from any but the first reads the first."""
+
+from __future__ import annotations
+
+import cupynumeric as num
+import numpy
+import pytest
+
+from legate_fuse.session import Session
+
+
+def test_a_fill_from_the_second_reduction_of_a_window(session: Session) -> None:
+    a = num.array(numpy.array([1.0, 2.0, 4.0])) * 1.0
+    total = num.sum(a)
+    product = num.prod(a)
+    target = num.zeros((1,))
+    target[()] = product  # a fill whose value is the Future of `product`
+    assert numpy.asarray(target)[0] == 8.0
+    assert float(total) == 7.0
+
+
+def test_one_element_arithmetic_copied_into_an_array(session: Session) -> None:
+    ends = num.sort(num.array(numpy.array([1, 2])))
+    low = ends.take(0, 0).reshape((1,))
+    high = ends.take(1, 0).reshape((1,))
+    left = 0.5 * low
+    right = 0.25 * high
+    target = num.zeros((1,))
+    target[()] = left + right
+    assert numpy.asarray(target)[0] == 1.0
+    assert float(left[0]) == 0.5 and float(right[0]) == 0.5
+
+
+@pytest.mark.parametrize("shape", [(2,), (1, 2), (2, 3), (3, 1, 2)])
+def test_median_along_each_axis(session: Session, shape: tuple[int, ...]) -> None:
+    values = numpy.arange(1, numpy.prod(shape) + 1).reshape(shape)
+    array = num.array(values)
+    for axis in range(len(shape)):
+        for keepdims in (False, True):
+            numpy.testing.assert_array_equal(
+                numpy.asarray(num.median(array, axis=axis, keepdims=keepdims)),
+                numpy.median(values, axis=axis, keepdims=keepdims))

@@ -69,16 +69,29 @@ struct StageWriter {
   const KernelSpec& spec;
   const std::vector<int>& stage_of;
   const std::vector<bool>& buffered;
+  // Partitioned inputs the reduction loop reads, kept in tile buffers tin<k> by the store
+  // loop before it stores: an output may share an input's memory, and the reductions must see
+  // the values the element body sees (those from before the kernel's stores).
+  const std::set<std::int32_t>& kept_inputs;
+  int reduce_stage;
   const ElementAccess& element;
   std::string in1;
 
-  // Loads what `uses` names: partitioned inputs, and registers of other stages from buffers.
+  // Loads what `uses` names: partitioned inputs (in the reduction loop, the kept ones from
+  // their tile buffers), and registers of other stages from buffers.
   void loads(std::ostringstream& out, int stage, const StageUses& uses,
              const std::string& in2) const
   {
     for (const auto arg : uses.inputs) {
-      if (!is_value_input(spec, static_cast<std::size_t>(arg))) {
-        write_input_load(out, spec, static_cast<std::size_t>(arg), in2, element);
+      const auto a = static_cast<std::size_t>(arg);
+      if (is_value_input(spec, a)) {
+        continue;
+      }
+      if (stage == reduce_stage && kept_inputs.count(arg) != 0) {
+        out << in2 << "const " << c_type_of(spec.args[a].dtype) << " in" << a << " = tin" << a
+            << "[i - tile];\n";
+      } else {
+        write_input_load(out, spec, a, in2, element);
       }
     }
     for (const auto reg : uses.registers) {
@@ -103,6 +116,9 @@ struct StageWriter {
       }
     }
     if (stores) {
+      for (const auto arg : kept_inputs) {
+        out << in2 << "tin" << arg << "[i - tile] = in" << arg << ";\n";
+      }
       write_stores(out, spec, in2, element);
     }
     if (reductions) {
@@ -174,6 +190,18 @@ void write_staged_body(std::ostringstream& out, const KernelSpec& spec, const st
       note_use(reduce_uses, red.mask);
     }
   }
+  // The reduction loop runs after the tile's stores, which may have written over an input
+  // (an output sharing its memory): the inputs it reads are loaded by the store loop, before
+  // its stores, and kept in tile buffers. A kernel that stores nothing reads them from memory.
+  std::set<std::int32_t> kept_inputs;
+  if (!spec.stores.empty() && reduce_stage != stages.last) {
+    for (const auto arg : reduce_uses.inputs) {
+      if (!is_value_input(spec, static_cast<std::size_t>(arg))) {
+        kept_inputs.insert(arg);
+        uses[static_cast<std::size_t>(stages.last)].inputs.insert(arg);
+      }
+    }
+  }
   // A register read in a stage other than its own is kept in a tile buffer t<n>.
   std::vector<bool> buffered(spec.nodes.size(), false);
   for (std::size_t s = 0; s < uses.size(); ++s) {
@@ -200,7 +228,11 @@ void write_staged_body(std::ostringstream& out, const KernelSpec& spec, const st
       out << in1 << c_type_of(spec.nodes[n].dtype) << " t" << n << "[" << STAGE_TILE << "];\n";
     }
   }
-  const StageWriter writer{spec, stages.of_node, buffered, element, in1};
+  for (const auto arg : kept_inputs) {
+    out << in1 << c_type_of(spec.args[static_cast<std::size_t>(arg)].dtype) << " tin" << arg << "["
+        << STAGE_TILE << "];\n";
+  }
+  const StageWriter writer{spec, stages.of_node, buffered, kept_inputs, reduce_stage, element, in1};
   for (int s = 0; s <= reduce_stage; ++s) {
     std::vector<std::size_t> nodes, vector_nodes;
     for (std::size_t n = 0; n < spec.nodes.size(); ++n) {

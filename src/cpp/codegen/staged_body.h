@@ -21,7 +21,10 @@ inline constexpr int STAGE_TILE = 256;
 // element, and reductions fold the elements in the same order, so the results are bit for bit
 // those of write_element_body. Values that cross from one loop to another live in tile
 // buffers; stores come last, after every load of the element (an output that is also an input
-// is read before it is written), then the reductions in a loop of their own.
+// is read before it is written), then the reductions in a loop of their own. That loop reads
+// the inputs it folds from tile buffers filled before the stores, never from memory a store
+// may have overwritten: reductions see the inputs' values from before the kernel, as in
+// write_element_body.
 void write_staged_body(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
                        const std::string& count, const ElementAccess& element);
 

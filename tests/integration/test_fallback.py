@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import struct
 import sys
 from pathlib import Path
 
@@ -144,14 +145,31 @@ def kernel_records(cache: Path) -> list[Path]:
     return sorted((cache / "kernels").glob("*.so.record"))
 
 
+def overwrite_code(path: Path) -> None:
+    """Random bytes over the shared object's code (its .text section): the same size, headers
+    that still load, so only the digest tells it from the file that was compiled."""
+    data = bytearray(path.read_bytes())
+    assert data[:5] == b"\x7fELF\x02"  # 64-bit ELF
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    names_offset, = struct.unpack_from("<Q", data, shoff + shstrndx * shentsize + 0x18)
+    for index in range(shnum):
+        header = shoff + index * shentsize
+        name, = struct.unpack_from("<I", data, header)
+        offset, size = struct.unpack_from("<QQ", data, header + 0x18)
+        if data[names_offset + name:].startswith(b".text\0"):
+            data[offset:offset + size] = os.urandom(size)
+            path.write_bytes(data)
+            return
+    raise AssertionError(f"no .text section in {path}")
+
+
 # Each damages every cached kernel (its shared object or its record).
 DAMAGE = {
     # The case that made dlopen die of SIGBUS: the file's headers promise pages it lacks.
     "truncated": lambda cache: [f.write_bytes(f.read_bytes()[:1000]) for f in kernel_files(cache)],
     "empty": lambda cache: [f.write_bytes(b"") for f in kernel_files(cache)],
-    # Same size: only the digest tells it from the real file.
-    "same_size_garbage": lambda cache: [f.write_bytes(os.urandom(f.stat().st_size))
-                                        for f in kernel_files(cache)],
+    "same_size_garbage": lambda cache: [overwrite_code(f) for f in kernel_files(cache)],
     "record_missing": lambda cache: [r.unlink() for r in kernel_records(cache)],
     "record_garbage": lambda cache: [r.write_bytes(os.urandom(100))
                                      for r in kernel_records(cache)],

@@ -3,13 +3,15 @@
 The cache key is a list of named parts, each hashed and logged at debug level so that a miss
 can be explained: the source, the compiler and its version, the flags, the target (the CPU for
 -march=native, the GPU architecture for PTX) and the format version (kernel ABI and renderer
-versions). Entries are written atomically (produced under a temporary name, then renamed), so
-concurrent processes can share the folder; a corrupt or truncated entry is detected when loaded
-and rebuilt.
+versions). Each entry's size and digest are recorded when it is written and checked before it
+is used, once per process (see cache_entry.py); entries are produced under temporary names and
+renamed into place, so concurrent processes can share the folder. A damaged entry is rebuilt,
+with one warning.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -24,6 +26,7 @@ from functools import cache
 from pathlib import Path
 
 from legate_fuse import _core
+from legate_fuse.cache_entry import DamagedEntry, Entry
 
 logger = logging.getLogger("legate_fuse")
 
@@ -76,12 +79,15 @@ Producer = Callable[[str, Path], None]
 
 @dataclass
 class KernelCache:
-    """Sources to kernel files, from memory, from disk, or produced now."""
+    """Sources to kernel files, from memory, from disk, or produced now. A file from disk is
+    returned only once its size and digest match its record; a damaged entry is produced again
+    and reported through `warn`."""
 
     cache_dir: Path
     suffix: str
     identity: Callable[[], dict[str, str]]  # key parts other than the source
     produce: Producer
+    warn: Callable[[str], None] = logger.warning
     compile_seconds: float = 0.0
     cache_hits: int = 0
     compiled: int = 0
@@ -90,24 +96,48 @@ class KernelCache:
     def build(self, source: str) -> Path:
         known = self._memory.get(source)
         if known is not None:
-            return known
-        key, digests = cache_key({"source": source, **self.identity()})
-        target = self.cache_dir / f"{key}{self.suffix}"
-        if target.exists():
-            self.cache_hits += 1
-            logger.debug("kernel cache hit %s (%s)", key, digests)
+            return known  # checked when it was first found or written
+        entry = self._entry(source)
+        try:
+            target = entry.find()
+        except DamagedEntry as damage:
+            target = self._replace(source, entry, damage)
         else:
-            logger.debug("kernel cache miss %s (%s)", key, digests)
-            self._produce(source, target)
+            if target is not None:
+                self.cache_hits += 1
+                logger.debug("kernel cache hit %s", entry.key)
+            else:
+                logger.debug("kernel cache miss %s", entry.key)
+                target = self._produce(source, entry)
         self._memory[source] = target
         return target
 
-    def forget(self, source: str, target: Path) -> None:
-        """Drops an entry that failed to load, so that the next build produces it again."""
-        self._memory.pop(source, None)
-        target.unlink(missing_ok=True)
+    def rebuild(self, source: str, path: Path, reason: str) -> Path:
+        """Produces again an entry whose file matches its record but does not work (written by
+        a compiler that produced a broken file)."""
+        target = self._replace(source, self._entry(source), DamagedEntry(path, reason, (path,)))
+        self._memory[source] = target
+        return target
 
-    def _produce(self, source: str, target: Path) -> None:
+    def _entry(self, source: str) -> Entry:
+        key, digests = cache_key({"source": source, **self.identity()})
+        logger.debug("kernel cache key %s (%s)", key, digests)
+        return Entry(self.cache_dir, key, self.suffix)
+
+    def _replace(self, source: str, entry: Entry, damage: DamagedEntry) -> Path:
+        try:
+            target = self._produce(source, entry)
+        except CompileError as error:
+            raise CompileError(f"{damage} and could not be rebuilt: {error}") from error
+        for stale in damage.stale:
+            if stale != target:
+                # No record names it any more: only tidying, so a failure is no error.
+                with contextlib.suppress(OSError):
+                    stale.unlink(missing_ok=True)
+        self.warn(f"{damage}; rebuilt it")
+        return target
+
+    def _produce(self, source: str, entry: Entry) -> Path:
         try:
             self.cache_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -118,13 +148,14 @@ class KernelCache:
             with tempfile.TemporaryDirectory(dir=self.cache_dir, prefix=".build-") as scratch:
                 partial = Path(scratch) / f"kernel{self.suffix}"
                 self.produce(source, partial)
-                os.replace(partial, target)  # atomic: readers see no entry or a whole one
+                target = entry.publish(partial, Path(scratch))
         except OSError as error:
             message = f"cannot write the kernel cache {self.cache_dir}: {error}"
             raise CompileError(message) from error
         finally:
             self.compile_seconds += time.perf_counter() - start
         self.compiled += 1
+        return target
 
 
 def compile_c(compiler: str, flags: Sequence[str], source: str, output: Path) -> None:
@@ -146,17 +177,18 @@ def c_producer(compiler: str, defines: Callable[[], tuple[str, ...]]) -> Produce
     return produce
 
 
-def KernelCompiler(cache_dir: Path, compiler: str = "cc") -> KernelCache:
+def KernelCompiler(cache_dir: Path, compiler: str = "cc",
+                   warn: Callable[[str], None] = logger.warning) -> KernelCache:
     """The cache of CPU kernels: C compiled with the system compiler into shared objects."""
 
     def defines() -> tuple[str, ...]:
         from legate_fuse.vector_math import kernel_defines
 
-        return kernel_defines(Path(cache_dir), compiler)
+        return kernel_defines(Path(cache_dir), compiler, warn)
 
     def identity() -> dict[str, str]:
         return {"compiler": compiler_identity(compiler),
                 "flags": " ".join(FLAGS + defines() + LIBRARIES),
                 "machine": machine_identity(), "format": C_FORMAT}
 
-    return KernelCache(Path(cache_dir), ".so", identity, c_producer(compiler, defines))
+    return KernelCache(Path(cache_dir), ".so", identity, c_producer(compiler, defines), warn)

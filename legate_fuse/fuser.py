@@ -95,16 +95,18 @@ class Fuser:
         return cpu_path, gpu_path
 
     def _loaded_cpu_kernel(self, source: str) -> Path:
+        """The kernel's shared object, loaded. `build` checks a cached file against its record
+        before it gets here: dlopen must never see a file cut short (it dies of SIGBUS)."""
         compiled_before = self.cpu.compiled
         path = self.cpu.build(source)
         try:
             _tasks.load_kernel(str(path), _core.KERNEL_SYMBOL)
-        except RuntimeError:
+        except RuntimeError as error:
             if self.cpu.compiled != compiled_before:
                 raise
-            # A cached entry that does not load (truncated, corrupt): rebuild it once.
-            self.cpu.forget(source, path)
-            path = self.cpu.build(source)
+            # Intact, as recorded, yet it does not load (an earlier compiler wrote a broken
+            # file): rebuild it once.
+            path = self.cpu.rebuild(source, path, f"it does not load: {error}")
             _tasks.load_kernel(str(path), _core.KERNEL_SYMBOL)
         return path
 
@@ -145,10 +147,11 @@ def make_fuser(stats: Stats, cache_dir: str, compiler: str, runtime: Callable[[]
                warn: Callable[[str], None], log_kernels: bool) -> Fuser:
     from legate.core import TaskTarget, get_machine
 
-    cpu = KernelCompiler(Path(cache_dir) / "kernels", compiler)
+    cpu = KernelCompiler(Path(cache_dir) / "kernels", compiler, warn)
     gpu = None
     if get_machine().count(TaskTarget.GPU) > 0:
         from legate_fuse.nvrtc import DEFAULT_ARCH, PtxCompiler
 
-        gpu = PtxCompiler(Path(cache_dir) / "kernels", _tasks.cuda_device_arch() or DEFAULT_ARCH)
+        gpu = PtxCompiler(Path(cache_dir) / "kernels", _tasks.cuda_device_arch() or DEFAULT_ARCH,
+                          warn=warn)
     return Fuser(stats, cpu, gpu, runtime, warn, log_kernels)

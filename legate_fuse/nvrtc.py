@@ -2,13 +2,16 @@
 
 NVRTC comes with cuPyNumeric's wheels (`nvidia/cu13/lib/libnvrtc.so.13`); it is loaded by its
 versioned name at run time and needs no GPU. The driver compiles the PTX for the device when
-the FUSED task's GPU variant loads it.
+the FUSED task's GPU variant loads it; the file it loads is one whose size and digest the cache
+checked in this process (see cache_entry.py).
 """
 
 from __future__ import annotations
 
 import glob
+import logging
 import os
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -20,6 +23,8 @@ CUDA_FORMAT = f"abi{_core.KERNEL_ABI_VERSION}-cuda{_core.CUDA_RENDERER_VERSION}"
 # Bit-for-bit equality with the unfused kernels: no contraction into fused multiply-adds.
 NVRTC_OPTIONS = ("--fmad=false", "-std=c++17")
 DEFAULT_ARCH = 75  # the oldest architecture CUDA 13 compiles for
+
+logger = logging.getLogger("legate_fuse")
 
 
 @cache
@@ -51,9 +56,9 @@ def ptx_producer(arch: int, library: str) -> Producer:
     return produce
 
 
-def PtxCompiler(cache_dir: Path, arch: int = DEFAULT_ARCH,
-                library: str | None = None) -> KernelCache:
-    """The cache of GPU kernels for one architecture."""
+def PtxCompiler(cache_dir: Path, arch: int = DEFAULT_ARCH, library: str | None = None,
+                warn: Callable[[str], None] = logger.warning) -> KernelCache:
+    """The cache of GPU kernels for one architecture (`warn` reports a damaged entry)."""
     nvrtc = library or find_nvrtc()
 
     def identity() -> dict[str, str]:
@@ -64,4 +69,4 @@ def PtxCompiler(cache_dir: Path, arch: int = DEFAULT_ARCH,
         return {"compiler": f"nvrtc {version}", "flags": " ".join(options(arch)),
                 "machine": f"sm_{arch}", "format": CUDA_FORMAT}
 
-    return KernelCache(Path(cache_dir), ".ptx", identity, ptx_producer(arch, nvrtc))
+    return KernelCache(Path(cache_dir), ".ptx", identity, ptx_producer(arch, nvrtc), warn)

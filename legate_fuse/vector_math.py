@@ -62,15 +62,17 @@ def check_producer(compiler: str) -> Callable[[str, Path], None]:
 
 
 @cache
-def vector_exp_available(cache_dir: Path, compiler: str) -> bool:
-    """The cached verdict of the check program for this compiler (False if it cannot run)."""
+def vector_exp_available(cache_dir: Path, compiler: str,
+                         warn: Callable[[str], None] = logger.warning) -> bool:
+    """The cached verdict of the check program for this compiler (False if it cannot run);
+    `warn` reports a damaged verdict in the cache."""
 
     def identity() -> dict[str, str]:
         return {"compiler": compiler_identity(compiler), "flags": " ".join(PROGRAM_FLAGS),
                 "machine": machine_identity(), "c_library": c_library_identity(),
                 "format": C_FORMAT}
 
-    verdicts = KernelCache(Path(cache_dir), ".verdict", identity, check_producer(compiler))
+    verdicts = KernelCache(Path(cache_dir), ".verdict", identity, check_producer(compiler), warn)
     try:
         verdict = verdicts.build(_core.vector_math_check_program()).read_text()
     except (CompileError, OSError, subprocess.SubprocessError) as error:
@@ -81,6 +83,7 @@ def vector_exp_available(cache_dir: Path, compiler: str) -> bool:
     return verdict == PASSED
 
 
-def kernel_defines(cache_dir: Path, compiler: str) -> tuple[str, ...]:
+def kernel_defines(cache_dir: Path, compiler: str,
+                   warn: Callable[[str], None] = logger.warning) -> tuple[str, ...]:
     """The preprocessor definitions every CPU kernel is compiled with."""
-    return (f"-DLF_VECTOR_EXP={int(vector_exp_available(Path(cache_dir), compiler))}",)
+    return (f"-DLF_VECTOR_EXP={int(vector_exp_available(Path(cache_dir), compiler, warn))}",)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import struct
 import sys
 from pathlib import Path
 
@@ -34,7 +36,7 @@ def expected_total() -> float:
 
 def run_program(**env: str) -> tuple[dict[str, object], list[str]]:
     """The program's report and its warnings (each with the lines that follow it)."""
-    result = run([sys.executable, "-c", PROGRAM], LEGATE_FUSE="1", **env)
+    result = run([sys.executable, "-c", PROGRAM], **{"LEGATE_FUSE": "1", **env})
     assert result.returncode == 0, result.stderr[-3000:]
     line = next(ln for ln in result.stdout.splitlines() if ln.startswith("RESULT "))
     warnings = ["legate-fuse: WARNING" + part
@@ -111,18 +113,111 @@ def test_unwritable_cache_falls_back(tmp_path: Path) -> None:
     assert len(warnings) == 1 and "kernel cache" in warnings[0]
 
 
-def test_corrupt_cache_entries_are_rebuilt(tmp_path: Path) -> None:
-    run_program(LEGATE_FUSE_CACHE_DIR=str(tmp_path))
-    entries = list((tmp_path / "kernels").glob("*.so"))
-    assert entries
-    for entry in entries:  # truncate every cached kernel
-        entry.write_bytes(entry.read_bytes()[:100])
-    report, warnings = run_program(LEGATE_FUSE_CACHE_DIR=str(tmp_path))
+@pytest.fixture(scope="module")
+def filled_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A cache the program filled (copy it before damaging it)."""
+    cache = tmp_path_factory.mktemp("filled")
+    run_program(LEGATE_FUSE_CACHE_DIR=str(cache))
+    assert list((cache / "kernels").glob("*.so"))
+    return cache
+
+
+@pytest.fixture(scope="module")
+def unfused_total() -> float:
+    report, _ = run_program(LEGATE_FUSE="0")
+    total = report["total"]
+    assert isinstance(total, float)
+    return total
+
+
+def assert_as_unfused(report: dict[str, object], unfused_total: float) -> None:
     assert_correct(report)
+    total = report["total"]
+    assert isinstance(total, float)
+    assert abs(total - unfused_total) <= 1e-12 * abs(unfused_total)
+
+
+def kernel_files(cache: Path) -> list[Path]:
+    return sorted((cache / "kernels").glob("*.so"))
+
+
+def kernel_records(cache: Path) -> list[Path]:
+    return sorted((cache / "kernels").glob("*.so.record"))
+
+
+def overwrite_code(path: Path) -> None:
+    """Random bytes over the shared object's code (its .text section): the same size, headers
+    that still load, so only the digest tells it from the file that was compiled."""
+    data = bytearray(path.read_bytes())
+    assert data[:5] == b"\x7fELF\x02"  # 64-bit ELF
+    shoff, = struct.unpack_from("<Q", data, 0x28)
+    shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
+    names_offset, = struct.unpack_from("<Q", data, shoff + shstrndx * shentsize + 0x18)
+    for index in range(shnum):
+        header = shoff + index * shentsize
+        name, = struct.unpack_from("<I", data, header)
+        offset, size = struct.unpack_from("<QQ", data, header + 0x18)
+        if data[names_offset + name:].startswith(b".text\0"):
+            data[offset:offset + size] = os.urandom(size)
+            path.write_bytes(data)
+            return
+    raise AssertionError(f"no .text section in {path}")
+
+
+# Each damages every cached kernel (its shared object or its record).
+DAMAGE = {
+    # The case that made dlopen die of SIGBUS: the file's headers promise pages it lacks.
+    "truncated": lambda cache: [f.write_bytes(f.read_bytes()[:1000]) for f in kernel_files(cache)],
+    "empty": lambda cache: [f.write_bytes(b"") for f in kernel_files(cache)],
+    "same_size_garbage": lambda cache: [overwrite_code(f) for f in kernel_files(cache)],
+    "record_missing": lambda cache: [r.unlink() for r in kernel_records(cache)],
+    "record_garbage": lambda cache: [r.write_bytes(os.urandom(100))
+                                     for r in kernel_records(cache)],
+}
+
+
+@pytest.mark.parametrize("damage", DAMAGE)
+def test_damaged_cache_entries_are_rebuilt_with_one_warning(
+    tmp_path: Path, filled_cache: Path, unfused_total: float, damage: str
+) -> None:
+    cache = tmp_path / "cache"
+    shutil.copytree(filled_cache, cache)
+    DAMAGE[damage](cache)
+    report, warnings = run_program(LEGATE_FUSE_CACHE_DIR=str(cache))
+    assert_as_unfused(report, unfused_total)
+    assert len(warnings) == 1, warnings
+    assert "kernel cache entry" in warnings[0] and "is damaged" in warnings[0]
+    assert "rebuilt it" in warnings[0]
+    stats = report["stats"]
+    assert isinstance(stats, dict) and stats["fused_launches"] >= 3
+    # Rebuilt: the next run loads it as it is, without a warning and without compiling.
+    report, warnings = run_program(LEGATE_FUSE_CACHE_DIR=str(cache))
+    assert_as_unfused(report, unfused_total)
     assert warnings == []
     stats = report["stats"]
     assert isinstance(stats, dict) and stats["fused_launches"] >= 3
-    assert all(os.path.getsize(e) > 1000 for e in entries)
+    assert stats["compile_seconds"] == 0 and stats["kernel_cache_hits"] >= 1
+    assert len(kernel_files(cache)) == len(kernel_records(cache))  # nothing damaged left
+
+
+def test_a_damaged_entry_that_cannot_be_rebuilt_runs_unfused(
+    tmp_path: Path, filled_cache: Path, unfused_total: float
+) -> None:
+    cache = tmp_path / "cache"
+    shutil.copytree(filled_cache, cache)
+    # A folder where each record should be: unreadable as a record, and no new record can be
+    # renamed over it (the compiler's identity is part of the key, so a failing compiler would
+    # not even look at these entries).
+    for record in kernel_records(cache):
+        record.unlink()
+        record.mkdir()
+        (record / "in-the-way").write_text("")
+    report, warnings = run_program(LEGATE_FUSE_CACHE_DIR=str(cache))
+    assert_as_unfused(report, unfused_total)
+    assert len(warnings) == 1, warnings
+    assert "running them unfused" in warnings[0] and "could not be rebuilt" in warnings[0]
+    stats = report["stats"]
+    assert isinstance(stats, dict) and stats["fused_launches"] == 0
 
 
 def test_two_processes_compiling_the_same_kernels_at_once(tmp_path: Path) -> None:
@@ -140,6 +235,14 @@ def test_two_processes_compiling_the_same_kernels_at_once(tmp_path: Path) -> Non
         line = next(ln for ln in out.splitlines() if ln.startswith("RESULT "))
         assert_correct(json.loads(line[len("RESULT "):]))
     assert not list((tmp_path / "kernels").glob(".build-*"))  # no scratch left behind
+    # Whichever process wrote last, each record describes a whole file: the next run loads
+    # every kernel without a warning and compiles nothing.
+    assert kernel_records(tmp_path)
+    report, warnings = run_program(LEGATE_FUSE_CACHE_DIR=str(tmp_path))
+    assert_correct(report)
+    assert warnings == []
+    stats = report["stats"]
+    assert isinstance(stats, dict) and stats["compile_seconds"] == 0
 
 
 def test_interrupted_compile_falls_back_and_leaves_the_cache_usable(tmp_path: Path) -> None:

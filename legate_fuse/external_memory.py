@@ -69,7 +69,10 @@ class ExternalMemory:
 
     @property
     def tracking(self) -> bool:
-        """Whether any buffer of the program is attached (it may have died since)."""
+        """Whether any store is visible to the program now (forgets the buffers that died, so
+        that a program that read an array once pays nothing afterwards)."""
+        for root in list(self._buffers):
+            self._alive(root)
         return bool(self._buffers)
 
     def holds(self, root: str | None) -> bool:

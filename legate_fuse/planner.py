@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -50,7 +50,9 @@ class Planner:
     def op_id(self, op: str) -> int:
         return self._op_ids.setdefault(op, len(self._op_ids))
 
-    def plan(self, records: list[TaskRecord]) -> PlannedWindow:
+    def plan(self, records: list[TaskRecord], later: Sequence[TaskRecord] = ()) -> PlannedWindow:
+        """`later`: tasks that stay held and run after these (a cut window): whatever they
+        touch is live, through whichever store object they hold."""
         lifted = [lift(record) for record in records]
         stores, encoded = self._encode(records, lifted)
         descriptions = [str(store) for store in stores]
@@ -59,6 +61,7 @@ class Planner:
         held = held_references(records, lifted)
         position = {id(store): i for i, store in enumerate(stores)}
         live += [descriptions[position[id(s)]] for s in foreign_references(stores, held)]
+        live += [str(store) for record in later for store in record.stores]
         self.last_encoding = (descriptions, live, encoded)
         plan, hit = self.analyzer.analyze(descriptions, live, encoded, self.use_cache)
         self.stats.windows_planned += 1

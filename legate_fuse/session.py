@@ -66,7 +66,7 @@ class Session:
         task of the window runs, in order: a task that has not run yet runs as built."""
         done = [False] * len(records)
         try:
-            planned = self.planner().plan(list(records))
+            planned = self.planner().plan(list(records), self.window.held_back)
             program_error = self.fuser().execute(planned, done)
         except Exception as error:  # the plugin must never break the program
             self.warn_once(f"running a window failed, running the rest unfused: {error!r}")

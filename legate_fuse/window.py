@@ -83,6 +83,9 @@ class Window:
         self.executor = executor
         self.cut = cut
         self._records: list[TaskRecord] = []
+        # While a cut window runs: the records that stay held. They run later and may read
+        # what the running part writes, through store objects of their own.
+        self.held_back: Sequence[TaskRecord] = ()
 
     def __len__(self) -> int:
         return len(self._records)
@@ -131,7 +134,9 @@ class Window:
         run, kept = records[:count], records[count:]
         self.stats.flushes[reason] += 1
         logger.debug("flushing %d tasks (%d kept): %s", len(run), len(kept), reason)
+        self.held_back = kept
         try:
             self.executor(run)
         finally:
+            self.held_back = ()
             self._records[:0] = kept

@@ -10,7 +10,9 @@ that view.
 A store's storage is known by its root (region tree and field, see `session.root_key`); Legate
 recycles a root once its store dies, so a root is external only while the buffer behind it is
 alive (a weak reference to the buffer). A root recycled while the buffer lives only flushes
-more. `cupynumeric.array(host)` attaches a private copy that NumPy never reads: stores created
+more. Where the reader cannot be seen (a DLPack consumer, tiles of external allocations), the
+root is external while any cuPyNumeric array over it is alive: only through one can a task
+write it. `cupynumeric.array(host)` attaches a private copy that NumPy never reads: stores created
 while cuPyNumeric copies are not external.
 """
 
@@ -33,8 +35,10 @@ _MARK = "__legate_fuse_external__"
 
 
 class ExternalMemory:
-    def __init__(self, root_key: Callable[[Any], str | None]) -> None:
+    def __init__(self, root_key: Callable[[Any], str | None],
+                 live_roots: Callable[[], set[str | None]]) -> None:
         self._root_key = root_key
+        self._live_roots = live_roots
         self._buffers: dict[str, list[Callable[[], Any]]] = {}
         self._copying = 0
         self.installed = False
@@ -59,13 +63,17 @@ class ExternalMemory:
             self.note(store, buffer)
 
     def note(self, store: Any, buffer: Any) -> None:
-        """`store`'s memory is visible to the program while `buffer` is alive (for good when
-        `buffer` cannot be weakly referenced, e.g. None)."""
+        """`store`'s memory is visible to the program while `buffer` is alive (while an array
+        over it is, when `buffer` cannot be weakly referenced, e.g. None)."""
+        root = self._root_key(store) or UNKNOWN_ROOT
         try:
             alive: Callable[[], Any] = weakref.ref(buffer)
-        except TypeError:  # cannot tell when it dies: external for good
-            alive = functools.partial(lambda kept: kept, True)
-        self._buffers.setdefault(self._root_key(store) or UNKNOWN_ROOT, []).append(alive)
+        except TypeError:
+            alive = functools.partial(self._array_over, root)
+        self._buffers.setdefault(root, []).append(alive)
+
+    def _array_over(self, root: str) -> bool | None:
+        return True if root == UNKNOWN_ROOT or root in self._live_roots() else None
 
     @property
     def tracking(self) -> bool:

@@ -28,7 +28,7 @@ class Session:
                              self.choose_cut)
         self.tracker = ArrayTracker()
         # Stores over memory the program owns (NumPy buffers): a task writing one runs at once.
-        self.external = ExternalMemory(root_key)
+        self.external = ExternalMemory(root_key, self._live_roots)
         self._planner: Any = None
         self._fuser: Any = None
         self._warned = False
@@ -74,6 +74,9 @@ class Session:
             return
         if program_error is not None:
             raise program_error
+
+    def _live_roots(self) -> set[str | None]:
+        return {root_of(text) for text in self.tracker.live_descriptions()}
 
     def _writes_external(self, record: TaskRecord) -> bool:
         """Whether the task writes or reduces into a store over memory the program owns (or
@@ -184,9 +187,14 @@ class Session:
 def root_key(store: Any) -> str | None:
     """The identity of the storage under a store, whatever view of it the store is; None when
     Legate's description of the store cannot be read."""
+    return root_of(str(store))
+
+
+def root_of(description: str) -> str | None:
+    """`root_key` from Legate's description of a store."""
     from legate_fuse import _core
 
-    desc = _core.parse_store_desc(str(store))
+    desc = _core.parse_store_desc(description)
     return desc.root_key if desc is not None else None
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import cupynumeric as num
 import numpy
 
+import legate_fuse
 from legate_fuse.session import Session
 
 
@@ -90,3 +91,24 @@ def test_a_flat_iterator_sees_a_later_element_write(session: Session) -> None:
     iterators = num.broadcast(a, owned(numpy.arange(3))).iters
     a[0, 0] = 7
     assert iterators[0][0] == 7
+
+
+def test_writes_to_an_array_exported_through_dlpack_run_at_once(session: Session) -> None:
+    a = owned(numpy.arange(64.0))
+    consumer = numpy.from_dlpack(a)  # sees the store's memory; cannot be watched
+    before = session.stats.flushes["external_write"]
+    a += 1.0
+    assert session.stats.flushes["external_write"] == before + 1
+    numpy.testing.assert_array_equal(numpy.asarray(a), numpy.arange(64.0) + 1.0)
+    del consumer
+
+
+def test_a_dead_exported_array_does_not_make_later_arrays_flush(session: Session) -> None:
+    a = owned(numpy.arange(64.0))
+    numpy.from_dlpack(a).copy()
+    del a
+    for _ in range(3):  # later arrays of the same shape may reuse its storage
+        b = owned(numpy.zeros(64))
+        b += 2.0
+        assert len(session.window) > 0
+        legate_fuse.flush()

@@ -27,12 +27,13 @@ RUNTIME_PASS_THROUGH = frozenset({
 })
 # Operations on stores: run at once, after the window if a held task touches their stores.
 RUNTIME_STORE_OPERATIONS = frozenset({
-    "issue_fill", "issue_copy", "issue_gather", "issue_scatter", "issue_scatter_gather",
+    "issue_copy", "issue_gather", "issue_scatter", "issue_scatter_gather",
     "prefetch_bloated_instances",
 })
 # Methods the proxy defines itself (tasks, synchronisation, external memory).
 RUNTIME_HANDLED = frozenset({
-    "create_auto_task", "create_manual_task", "submit", "tree_reduce", "issue_execution_fence",
+    "create_auto_task", "create_manual_task", "submit", "tree_reduce", "issue_fill",
+    "issue_execution_fence",
     "issue_mapping_fence", "finish", "create_store_from_buffer", "create_store_from_tiles",
 })
 # Any other method or attribute flushes the window first (reason "unknown_runtime_call").

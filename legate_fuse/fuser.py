@@ -14,8 +14,15 @@ from typing import Any
 
 from legate_fuse import _core, _tasks
 from legate_fuse.compiler import CompileError, KernelCache, KernelCompiler
-from legate_fuse.kernel_spec import FusedKernel, KernelSpec, UnsupportedGroup, build_kernel
+from legate_fuse.kernel_spec import (
+    ROLE_INPUT,
+    FusedKernel,
+    KernelSpec,
+    UnsupportedGroup,
+    build_kernel,
+)
 from legate_fuse.launch import build_fused_task
+from legate_fuse.packed_futures import PackedFutures
 from legate_fuse.planner import PlannedWindow, task_label
 from legate_fuse.stats import Stats
 
@@ -29,13 +36,14 @@ EXPECTED_ERRORS = (UnsupportedGroup, CompileError, _core.UnsupportedError, Runti
 class Fuser:
     def __init__(self, stats: Stats, cpu: KernelCache, gpu: KernelCache | None,
                  runtime: Callable[[], Any], warn: Callable[[str], None],
-                 log_kernels: bool = False) -> None:
+                 packed_futures: PackedFutures, log_kernels: bool = False) -> None:
         self.stats = stats
         self.cpu = cpu
         self.gpu = gpu  # None when Legate has no GPUs
         self.runtime = runtime
         self.warn = warn
         self.log_kernels = log_kernels
+        self.packed_futures = packed_futures
         self._kernels: dict[KernelSpec, tuple[str, str]] = {}  # spec -> (shared object, PTX)
 
     def kernel_specs(self) -> list[KernelSpec]:
@@ -77,6 +85,9 @@ class Fuser:
             self.warn(f"could not fuse tasks {list(group.tasks)}, running them unfused: "
                       f"{_describe(error)}")
             return False
+        # After the try: the task exists now, and must never be run again as originals.
+        self.packed_futures.note_results(
+            arg.store for arg in kernel.args if arg.role != ROLE_INPUT)
         self._count(group, kernel)
         return True
 
@@ -144,7 +155,8 @@ def _describe(error: BaseException) -> str:
 
 
 def make_fuser(stats: Stats, cache_dir: str, compiler: str, runtime: Callable[[], Any],
-               warn: Callable[[str], None], log_kernels: bool) -> Fuser:
+               warn: Callable[[str], None], packed_futures: PackedFutures,
+               log_kernels: bool) -> Fuser:
     from legate.core import TaskTarget, get_machine
 
     cpu = KernelCompiler(Path(cache_dir) / "kernels", compiler, warn)
@@ -154,4 +166,4 @@ def make_fuser(stats: Stats, cache_dir: str, compiler: str, runtime: Callable[[]
 
         gpu = PtxCompiler(Path(cache_dir) / "kernels", _tasks.cuda_device_arch() or DEFAULT_ARCH,
                           warn=warn)
-    return Fuser(stats, cpu, gpu, runtime, warn, log_kernels)
+    return Fuser(stats, cpu, gpu, runtime, warn, packed_futures, log_kernels)

@@ -14,6 +14,7 @@ from legate_fuse import compat, flush_points, settings
 from legate_fuse.external_memory import ExternalMemory
 from legate_fuse.import_hooks import after_import
 from legate_fuse.liveness import ArrayTracker, reference_counts_as_assumed
+from legate_fuse.packed_futures import PackedFutures
 from legate_fuse.stats import Stats, format_stats
 from legate_fuse.window import TaskRecord, Window, execute_in_order
 
@@ -29,6 +30,7 @@ class Session:
         self.tracker = ArrayTracker()
         # Stores over memory the program owns (NumPy buffers): a task writing one runs at once.
         self.external = ExternalMemory(root_key, self._live_roots)
+        self.packed_futures = PackedFutures(root_key, self._roots_in_use)
         self._planner: Any = None
         self._fuser: Any = None
         self._warned = False
@@ -78,6 +80,11 @@ class Session:
     def _live_roots(self) -> set[str | None]:
         return {root_of(text) for text in self.tracker.live_descriptions()}
 
+    def _roots_in_use(self) -> set[str | None]:
+        """The roots of every live array and of every store a held task touches."""
+        held = {root_key(store) for record in self.window.records for store in record.stores}
+        return self._live_roots() | held
+
     def _writes_external(self, record: TaskRecord) -> bool:
         """Whether the task writes or reduces into a store over memory the program owns (or
         might: a store whose storage cannot be told counts as such)."""
@@ -110,7 +117,7 @@ class Session:
 
             self._fuser = make_fuser(self.stats, self.config.cache_dir, self.config.c_compiler,
                                      lambda: self.runtime_proxy.unwrapped, self.warn_once,
-                                     "kernels" in self.config.log_topics)
+                                     self.packed_futures, "kernels" in self.config.log_topics)
         return self._fuser
 
     def planner(self) -> Any:

@@ -1,5 +1,6 @@
-"""One-element results held in Futures: a fused task returns at most one of them, because
-Legate packs a task's Futures into one and a fill from any but the first reads the first."""
+"""One-element results held in Futures. Legate packs the Futures a fused task returns into one,
+and a fill whose value is any but the first of them reads the first: the runtime proxy fills
+with their values instead (see packed_futures.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 #include "analysis/analyzer.h"
 
-#include "analysis/future_results.h"
 #include "analysis/grouping.h"
 #include "analysis/temporaries.h"
 
@@ -26,7 +25,7 @@ std::vector<std::int64_t> signature(const ir::Window& window)
   key.reserve(window.stores.size() * 6 + window.tasks.size() * 12 + window.root_live.size() + 2);
   key.push_back(static_cast<std::int64_t>(window.stores.size()));
   for (const auto& store : window.stores) {
-    key.push_back((store.known ? 1 : 0) | (store.value ? 2 : 0) | (store.future ? 4 : 0));
+    key.push_back(store.known ? (store.value ? 2 : 1) : 0);
     key.push_back(store.root);
     key.push_back(store.view);
     key.push_back(store.shape_class);
@@ -64,7 +63,6 @@ Plan plan_window(const ir::Window& window)
 {
   Plan plan = group_tasks(window);
   resolve_liveness(window, plan);
-  split_multiple_future_results(window, plan);
   return plan;
 }
 

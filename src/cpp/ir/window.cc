@@ -82,10 +82,9 @@ Window build_window(const std::vector<std::string>& descriptions,
     ref.description = text;
     const auto desc = parse_store_desc(text);
     if (desc && !desc->unbound) {
-      ref.known  = true;
-      ref.value  = desc->shape.empty();
-      ref.future = desc->kind == StoreDesc::Kind::Future;
-      ref.root   = roots(desc->root_key());
+      ref.known = true;
+      ref.value = desc->shape.empty();
+      ref.root  = roots(desc->root_key());
       // Every view of a Future (one element: promoted or broadcast at most) addresses that
       // element, so for the dependence rules they are one view.
       ref.view        = views(desc->kind == StoreDesc::Kind::Future ? desc->root_key() + "|value"

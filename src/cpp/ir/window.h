@@ -22,9 +22,8 @@ enum class Privilege : std::int32_t { Read = 0, Write = 1, ReadWrite = 2, Reduce
 // A store as the analysis sees it: classes are numbered by first appearance in the window, so
 // two windows that differ only in which arrays they touch get the same numbers.
 struct StoreRef {
-  bool known{};   // false: the description could not be read; its tasks stay opaque
-  bool value{};   // 0-d: a Future-like value, not partitioned data
-  bool future{};  // its storage is a Future (0-d, or one element seen through a view)
+  bool known{};  // false: the description could not be read; its tasks stay opaque
+  bool value{};  // 0-d: a Future-like value, not partitioned data
   std::int32_t root{-1};
   std::int32_t view{-1};
   std::int32_t shape_class{-1};

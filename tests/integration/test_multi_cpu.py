@@ -53,3 +53,40 @@ def test_plans_do_not_depend_on_the_number_of_processors() -> None:
     two = plans_with(TWO_CPUS)
     assert len(one) == 4  # one window per convergence test, and the last flush
     assert one == two
+
+
+# Found by the differential fuzzer on two CPUs: in a fused group whose first partitioned store
+# is promoted (a column or row broadcast), each point task iterated over that store's domain,
+# which spans the whole promoted dimension rather than the point's tile: wrong values in some
+# runs, SIGSEGV in others. Outer products, with the broadcast operand first or alone, each
+# followed by an element-wise operation and a reduction along either axis.
+BROADCAST_OPERANDS = """
+import numpy, cupynumeric as cn
+rng = numpy.random.default_rng(0)
+x0, y0 = rng.uniform(-1, 1, 5), rng.uniform(-1, 1, 300)
+x, y = cn.array(x0), cn.array(y0)
+cases = {
+    "compare": (lambda m: m.logical_and(x.reshape(5, 1) < y.reshape(1, 300), True)),
+    "outer": (lambda m: (x.reshape(5, 1) + y.reshape(1, 300)) * 2.0),
+    "row": (lambda m: m.exp(y.reshape(1, 300) + m.zeros((5, 300)))),
+    "sum0": (lambda m: (x.reshape(5, 1) * y.reshape(1, 300) + 1.0).sum(axis=0)),
+    "sum1": (lambda m: (x.reshape(5, 1) * y.reshape(1, 300) + 1.0).sum(axis=1)),
+}
+for name, case in cases.items():
+    got = numpy.asarray(case(cn))
+    x, y = x0, y0
+    want = case(numpy)
+    x, y = cn.array(x0), cn.array(y0)
+    close = numpy.array_equal if name in ("compare", "outer") else numpy.allclose
+    assert close(got, want), name
+print("ok")
+"""
+
+
+def test_broadcast_operands_split_across_two_cpus() -> None:
+    import sys
+
+    result = run([sys.executable, "-c", BROADCAST_OPERANDS], LEGATE_FUSE="1",
+                 LEGATE_CONFIG=TWO_CPUS + " --min-cpu-chunk 512")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "ok" in result.stdout

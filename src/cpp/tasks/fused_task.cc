@@ -18,26 +18,75 @@ namespace {
 
 constexpr int GPU_BLOCK_SIZE = 256;  // the CUDA renderer's CUDA_BLOCK_SIZE
 
-legate_fuse_array describe_block(const legate::PhysicalStore& store)
+// The point task's stores in kernel order (inputs, outputs, reductions) and its iteration
+// block.
+struct Block {
+  std::vector<legate_fuse_array> arrays;
+  std::int32_t ndim{};
+  std::array<std::int64_t, LEGATE_FUSE_MAX_DIM> lo{};
+  std::array<std::int64_t, LEGATE_FUSE_MAX_DIM> extents{};
+  std::int64_t volume{};
+};
+
+// The block of this point task: the intersection of its partitioned stores' domains. All are
+// aligned, but a promoted (broadcast) store's domain spans the whole extent of each dimension
+// it was promoted along, whatever the launch's tile: only the intersection is this point's.
+Block iteration_block(const std::vector<legate::PhysicalStore>& stores)
+{
+  Block block;
+  bool partitioned = false;
+  for (const auto& store : stores) {
+    if (store.dim() == 0) {
+      continue;
+    }
+    const legate::Domain domain = store.domain();
+    if (!partitioned) {
+      partitioned = true;
+      block.ndim  = domain.get_dim();
+      for (std::int32_t d = 0; d < block.ndim; ++d) {
+        block.lo[d]      = domain.lo()[d];
+        block.extents[d] = domain.hi()[d] - domain.lo()[d] + 1;
+      }
+      continue;
+    }
+    for (std::int32_t d = 0; d < block.ndim; ++d) {
+      const std::int64_t lo = std::max<std::int64_t>(block.lo[d], domain.lo()[d]);
+      const std::int64_t hi =
+          std::min<std::int64_t>(block.lo[d] + block.extents[d] - 1, domain.hi()[d]);
+      block.lo[d]      = lo;
+      block.extents[d] = std::max<std::int64_t>(hi - lo + 1, 0);
+    }
+  }
+  if (!partitioned) {
+    // Only 0-d values (a scalar computation): one element.
+    block.volume = stores.empty() ? 0 : 1;
+    return block;
+  }
+  block.volume = 1;
+  for (std::int32_t d = 0; d < block.ndim; ++d) {
+    block.volume *= block.extents[d];
+  }
+  return block;
+}
+
+// `store`'s local memory as the kernel sees it: the address of the block's first element.
+legate_fuse_array describe_block(const legate::PhysicalStore& store, const Block& block)
 {
   legate_fuse_array array{};
   const legate::InlineAllocation allocation = store.get_inline_allocation();
   array.data                                = static_cast<char*>(allocation.ptr);
   // A 0-d store (a Future) has no strides: every point reads the same value.
+  if (store.dim() == 0) {
+    return array;
+  }
+  // The allocation's pointer addresses the store's domain's first element.
+  const legate::Domain domain = store.domain();
   for (std::size_t d = 0; d < allocation.strides.size(); ++d) {
     array.strides[d] = static_cast<std::int64_t>(allocation.strides[d]);
+    array.data += (block.lo[d] - domain.lo()[d]) * array.strides[d];
   }
   return array;
 }
-
-// The point task's stores in kernel order (inputs, outputs, reductions) and its iteration
-// block (the domain of the first non-0-d store: all are aligned).
-struct Block {
-  std::vector<legate_fuse_array> arrays;
-  std::int32_t ndim{};
-  std::array<std::int64_t, LEGATE_FUSE_MAX_DIM> extents{};
-  std::int64_t volume{};
-};
 
 Block local_block(legate::TaskContext& context)
 {
@@ -51,33 +100,13 @@ Block local_block(legate::TaskContext& context)
   for (std::uint32_t i = 0; i < context.num_reductions(); ++i) {
     stores.push_back(context.reduction(i).data());
   }
-  Block block;
-  const legate::PhysicalStore* partitioned = nullptr;
-  for (const auto& store : stores) {
-    if (store.dim() > 0) {
-      partitioned = &store;
-      break;
-    }
-  }
-  if (partitioned == nullptr) {
-    // Only 0-d values (a scalar computation): one element.
-    block.ndim   = 0;
-    block.volume = stores.empty() ? 0 : 1;
-  } else {
-    const legate::Domain domain = partitioned->domain();
-    if (domain.empty()) {
-      return block;
-    }
-    block.ndim   = domain.get_dim();
-    block.volume = 1;
-    for (std::int32_t d = 0; d < block.ndim; ++d) {
-      block.extents[d] = domain.hi()[d] - domain.lo()[d] + 1;
-      block.volume *= block.extents[d];
-    }
+  Block block = iteration_block(stores);
+  if (block.volume == 0) {
+    return block;
   }
   block.arrays.reserve(stores.size());
   for (const auto& store : stores) {
-    block.arrays.push_back(describe_block(store));
+    block.arrays.push_back(describe_block(store, block));
   }
   return block;
 }

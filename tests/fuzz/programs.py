@@ -385,6 +385,8 @@ def derive(data: Any, *inputs: Any, flags: str = "", root: object | None = None)
         near = max(near, CLOSE)
     if "unsafe" in flags and not _all_float(data, values):
         near = UNCHECKED
+    if "overlap" in flags:
+        near = UNCHECKED  # NumPy copies an overlapping source first, cuPyNumeric does not
     return Value(data, fuse, near, object() if root is None else root)
 
 
@@ -452,7 +454,7 @@ def run_augment(state: State, op: str, target: str, b: Any) -> None:
     value, right = state.arrays[target], operand(state, b)
     array = value.data
     array = AUGMENTED[op](state.xp, array, fit(state.xp, right, array.shape))
-    flags = AUGMENTED_FLAGS.get(op, "")
+    flags = AUGMENTED_FLAGS.get(op, "") + " " + _overlap(value, right)
     _mark_written(state, target, derive(array, value, right, flags=flags, root=value.root))
 
 
@@ -468,7 +470,8 @@ def run_setitem_slice(state: State, target: str, start: Any, stop: Any, step: An
     key: Any = slice(start, stop, step) if array.ndim else ...
     shape = array[key].shape
     array[key] = fit(state.xp, right, shape)
-    _mark_written(state, target, derive(array, value, right, root=value.root))
+    _mark_written(state, target, derive(array, value, right, flags=_overlap(value, right),
+                                        root=value.root))
 
 
 def run_setitem_index(state: State, target: str, index: int, scalar: Any) -> None:
@@ -489,6 +492,11 @@ def run_mask_assign(state: State, target: str, mask_of: str, scalar: Any) -> Non
     array[mask] = scalar
     _mark_written(state, target, derive(array, value, condition, flags="discrete",
                                         root=value.root))
+
+
+def _overlap(target: Value, source: Any) -> str:
+    """"overlap" if source may share target's memory."""
+    return "overlap" if isinstance(source, Value) and source.root is target.root else ""
 
 
 def _mark_written(state: State, target: str, result: Value) -> None:
@@ -609,8 +617,8 @@ def run_scatter(state: State, target: str, b: Any, count: int, add: bool) -> Non
         array[indices] += fit(state.xp, right, shape)
     else:
         array[indices] = fit(state.xp, right, shape)
-    _mark_written(state, target, derive(array, value, right, flags="unsafe" if add else "",
-                                        root=value.root))
+    flags = ("unsafe " if add else "") + _overlap(value, right)
+    _mark_written(state, target, derive(array, value, right, flags=flags, root=value.root))
 
 
 def run_compress(state: State, out: str, a: str, condition_of: str) -> None:

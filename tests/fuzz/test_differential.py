@@ -17,7 +17,8 @@ LEGATE_FUSE_FUZZ_EXAMPLES_2CPU the number run in a separate two-CPU Legate proce
 a CI budget; 0 skips it). LEGATE_FUSE_FUZZ_LAST names a file each program is appended to before
 it runs: after a crash (a signal in a kernel) it ends with the program that crashed, after
 those that ran before it in the process (scripts/fuzz_minimize.py shrinks them). Runs of the
-default size are derandomized (the same programs every time); larger campaigns draw new programs, or those of LEGATE_FUSE_FUZZ_SEED if set.
+default size are derandomized (the same programs every time); larger campaigns draw new
+programs, or those of LEGATE_FUSE_FUZZ_SEED if set.
 """
 
 from __future__ import annotations

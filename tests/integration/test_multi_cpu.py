@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from .compare import assert_identical
 from .test_activation import run, run_programs
 
@@ -53,3 +55,31 @@ def test_plans_do_not_depend_on_the_number_of_processors() -> None:
     two = plans_with(TWO_CPUS)
     assert len(one) == 4  # one window per convergence test, and the last flush
     assert one == two
+
+
+# Found by the differential fuzzer (tests/fuzz, two CPUs): a comparison of a column with a row
+# (both converted to float64 first), fused with a logical_and by a Python scalar, gives other
+# booleans with fusion on than off when the (5, 300) result is split across two CPUs, and
+# crashes the process (SIGSEGV) in other runs.
+BROADCAST_COMPARISON = """
+import numpy, cupynumeric as cn
+rng = numpy.random.default_rng(0)
+a = cn.array(rng.uniform(-1, 1, 1000).astype("float32"))
+b = cn.array(rng.integers(-100, 100, 1000))
+c = a[:5].reshape(5, 1) < b[:300].reshape(1, 300)
+d = cn.logical_and(c, True)
+want = numpy.asarray(a)[:5].reshape(5, 1) < numpy.asarray(b)[:300].reshape(1, 300)
+assert numpy.array_equal(numpy.asarray(c), want), "c"
+assert numpy.array_equal(numpy.asarray(d), want), "d"
+print("ok")
+"""
+
+
+@pytest.mark.xfail(strict=True, reason="fused broadcast comparison wrong on two CPUs (fuzzer)")
+def test_broadcast_comparison_split_across_two_cpus() -> None:
+    import sys
+
+    result = run([sys.executable, "-c", BROADCAST_COMPARISON], LEGATE_FUSE="1",
+                 LEGATE_CONFIG=TWO_CPUS + " --min-cpu-chunk 512")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "ok" in result.stdout

@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import Any
+
 import legate_fuse
 
 legate_fuse.enable()
 
 import cupynumeric  # noqa: E402, F401  (must follow enable())
+
+# Campaign counters, printed at the end of the run.
+COUNTS: Counter[str] = Counter()
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    if COUNTS:
+        terminalreporter.write_line("fuzz: " + ", ".join(f"{k} {v}" for k, v in
+                                                           sorted(COUNTS.items())))

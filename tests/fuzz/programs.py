@@ -1,196 +1,676 @@
 """Random array programs for differential testing, and their interpreter.
 
-A program is a list of statements over a pool of named arrays: vectors `v0..v3` (VECTOR
-elements) and matrices `m0..m1` (MATRIX shape). Statements cover the lifted operations, Python
-scalars, broadcasting, shifted views (stencils), in-place updates, slice assignment, reductions,
-reads back to Python in the middle, control flow on array values, and opaque operations (sort,
-boolean indexing, cumulative sums, matrix-vector products) in between. Values stay in
-[-1, 1]-ish ranges so that no infinities or NaNs appear: NumPy and cuPyNumeric then agree up
-to rounding, and any difference between fusion on and off is a fusion bug.
+A program is a list of statements. The first, `("setup", n, shape, dtypes)`, makes the pool
+of named arrays: `a0`, `a1`, `a4` vectors of n elements, `a2`, `a5` matrices of `shape`, `a3`
+a 0-d array, with the dtypes given (bool, int32, int64, float32, float64). Sizes cross the
+256-element tile of the generated kernels (1, 255, 256, 257, 1000, 3000; 3x257, 257x3 ...) and,
+in a two-CPU process, the partition of the arrays across the CPUs.
 
-`run(program, xp)` returns the final arrays and every value read back, each marked with
-whether a reduction's result flowed into it (those agree within a tolerance; the others
-bit for bit).
+Each later statement is a tuple `(kind, ...)`, drawn by one strategy function per kind
+(`_unary`, `_binary`, `_augment`, ...) and run by one interpreter function per kind (`run_unary`,
+`run_binary`, ...). Statements name arrays of the pool; an operand may also be a Python scalar.
+Any statement works with any arrays: an operand whose shape does not fit is reshaped, sliced or
+broadcast to fit (`fit`), which exercises views too. A statement that raises (a dtype the
+operation refuses...) records the exception's type and the program goes on.
+
+What the statements reach: element-wise operations of every dtype (with integer overflow,
+division by zero, NaN and infinity), Python scalars, augmented assignment on arrays and on
+views, views kept in the pool (slices with steps, reversal, transposes, rows and columns,
+reshapes) so that later writes show through them, writes through slices, setitem with a scalar
+index (also NaN/inf), 0-d and one-element arrays, broadcasting, scalar reductions (fused) and
+axis reductions, reads back to Python in the middle, control flow on array values, NumPy
+interop (`out=` a NumPy array, `cupynumeric.asarray(host)` written through, `np.asarray(x)` and
+`x.__array__()` views kept across later writes to x), and opaque operations (sort, solve,
+matmul, gather, scatter, argmax, median, quantile, var, compress, cumsum, boolean masks).
+
+Each value carries two levels: how it compares between fusion on and off (`fuse`: BITWISE, or
+CLOSE once a fused floating-point reduction flowed in, or UNCHECKED once such a value went
+through a discontinuous operation: a comparison, a cast to integer...), and how it compares
+with NumPy (`numpy`: BITWISE; CLOSE after operations NumPy computes with other rounding
+(transcendental functions, reductions, BLAS); UNCHECKED after operations where cuPyNumeric
+itself may differ from NumPy: integer overflow or division by zero, casts of floats to
+integers, discontinuous operations on CLOSE values...).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy
 from hypothesis import strategies as st
 
-VECTOR = 48
-MATRIX = (6, 8)
-VECTORS = ("v0", "v1", "v2", "v3")
-MATRICES = ("m0", "m1")
+BITWISE, CLOSE, UNCHECKED = 0, 1, 2
 
-UNARY = {
-    "sin": lambda xp, a: xp.sin(a),
-    "cos": lambda xp, a: xp.cos(a),
-    "tanh": lambda xp, a: xp.tanh(a),
-    "neg": lambda xp, a: -a,
-    "abs": lambda xp, a: xp.abs(a),
-    "sqrt": lambda xp, a: xp.sqrt(xp.abs(a)),
-    "exp": lambda xp, a: xp.exp(-xp.abs(a)),
-    "log": lambda xp, a: xp.log(xp.abs(a) + 1.0),
-    "floor": lambda xp, a: xp.floor(a * 4.0) / 4.0,
-    "square": lambda xp, a: xp.square(a),
-}
-BINARY = {
-    "add": lambda xp, a, b: (a + b) * 0.5,
-    "sub": lambda xp, a, b: (a - b) * 0.5,
-    "mul": lambda xp, a, b: a * b,
-    "div": lambda xp, a, b: a / (xp.abs(b) + 1.0),
-    "max": lambda xp, a, b: xp.maximum(a, b),
-    "min": lambda xp, a, b: xp.minimum(a, b),
-    "where": lambda xp, a, b: xp.where(a > b, a, b * 0.5),
-    "hypot": lambda xp, a, b: xp.hypot(a, b) * 0.5,
-}
-REDUCTIONS = {
-    "sum": lambda xp, a: xp.sum(a) / a.size,
-    "max": lambda xp, a: xp.max(a),
-    "min": lambda xp, a: xp.min(a),
-    "mean": lambda xp, a: xp.mean(a * a),
-    "dot": lambda xp, a: xp.dot(a.ravel(), a.ravel()) / a.size,
-}
+DTYPES = ("bool", "int32", "int64", "float32", "float64")
+SIZES = (1, 7, 255, 256, 257, 1000, 3000)
+SHAPES = ((1, 1), (3, 257), (257, 3), (16, 16), (20, 50), (2, 1000))
+NAMES = ("a0", "a1", "a2", "a3", "a4", "a5")
+VECTORS, MATRICES, SCALAR = ("a0", "a1", "a4"), ("a2", "a5"), "a3"
+SCALARS = (2, -3, 0, 7, 0.5, -0.25, 1.5, True, False)
+SPECIALS = (2, -1, 0.5, math.nan, math.inf, -math.inf, True)
 
 Statement = tuple[Any, ...]
-
-
-def statements() -> st.SearchStrategy[Statement]:
-    vec, mat = st.sampled_from(VECTORS), st.sampled_from(MATRICES)
-    unary, binary = st.sampled_from(sorted(UNARY)), st.sampled_from(sorted(BINARY))
-    scalar = st.sampled_from([0.5, -0.25, 2.0, 0.75])
-    return st.one_of(
-        st.tuples(st.just("unary"), unary, vec, vec),
-        st.tuples(st.just("unary"), unary, mat, mat),
-        st.tuples(st.just("binary"), binary, vec, vec, vec),
-        st.tuples(st.just("binary"), binary, mat, mat, mat),
-        st.tuples(st.just("scalar"), vec | mat, scalar),
-        st.tuples(st.just("inplace"), vec, vec),
-        st.tuples(st.just("broadcast_row"), mat, vec),
-        st.tuples(st.just("broadcast_column"), mat, vec),
-        st.tuples(st.just("stencil"), vec, vec),
-        st.tuples(st.just("stencil2d"), mat, mat),
-        st.tuples(st.just("assign_slice"), vec, vec, st.integers(0, 8)),
-        st.tuples(st.just("reduce_scale"), st.sampled_from(sorted(REDUCTIONS)), vec | mat,
-                  vec | mat),
-        st.tuples(st.just("read"), st.sampled_from(sorted(REDUCTIONS)), vec | mat),
-        st.tuples(st.just("branch"), vec, vec),
-        st.tuples(st.just("sort"), vec),
-        st.tuples(st.just("mask"), vec, scalar),
-        st.tuples(st.just("cumsum"), vec),
-        st.tuples(st.just("matvec"), vec, mat, vec),
-    )
-
-
-def programs(max_size: int = 14) -> st.SearchStrategy[list[Statement]]:
-    return st.lists(statements(), min_size=1, max_size=max_size)
+Program = list[Statement]
 
 
 @dataclass
 class Value:
     data: Any
-    tainted: bool  # a reduction's result flowed into it
+    fuse: int = BITWISE  # how fusion on and off compare
+    numpy: int = BITWISE  # how cuPyNumeric and NumPy compare
+    root: object = field(default_factory=object)  # shared by the views of one array
 
 
-def initial(xp: Any) -> dict[str, Value]:
+@dataclass
+class State:
+    xp: Any
+    arrays: dict[str, Value]
+    reads: list[Value] = field(default_factory=list)
+    hosts: list[Value] = field(default_factory=list)  # NumPy arrays cuPyNumeric writes into
+    exports: list[Value] = field(default_factory=list)  # NumPy views of cuPyNumeric arrays
+    errors: list[tuple[int, str]] = field(default_factory=list)
+
+
+# -- operations ------------------------------------------------------------------------------
+# Each entry: (function, flags). Flags: "approx" NumPy rounds differently (floating point),
+# "discrete" the result jumps with its input, "unsafe" cuPyNumeric may differ from NumPy
+# (overflow, division by zero, casts of NaN/inf to integers).
+
+def _astype(dtype: str) -> Callable[[Any, Any], Any]:
+    return lambda xp, a: a.astype(dtype)
+
+
+UNARY: dict[str, tuple[Callable[[Any, Any], Any], str]] = {
+    "negative": (lambda xp, a: -a, ""),
+    "absolute": (lambda xp, a: xp.absolute(a), ""),
+    "sqrt": (lambda xp, a: xp.sqrt(a), "approx"),
+    "exp": (lambda xp, a: xp.exp(a), "approx"),
+    "log": (lambda xp, a: xp.log(a), "approx"),
+    "sin": (lambda xp, a: xp.sin(a), "approx"),
+    "tanh": (lambda xp, a: xp.tanh(a), "approx"),
+    "floor": (lambda xp, a: xp.floor(a), "discrete"),
+    "square": (lambda xp, a: xp.square(a), "unsafe"),
+    "sign": (lambda xp, a: xp.sign(a), "discrete"),
+    "logical_not": (lambda xp, a: xp.logical_not(a), "discrete"),
+    "invert": (lambda xp, a: ~a, ""),
+    "isnan": (lambda xp, a: xp.isnan(a), "discrete"),
+    "to_int32": (_astype("int32"), "discrete"),
+    "to_int64": (_astype("int64"), "discrete"),
+    "to_float32": (_astype("float32"), ""),
+    "to_float64": (_astype("float64"), ""),
+    "to_bool": (_astype("bool"), "discrete"),
+    "copy": (lambda xp, a: a.copy(), ""),
+}
+BINARY: dict[str, tuple[Callable[[Any, Any, Any], Any], str]] = {
+    "add": (lambda xp, a, b: a + b, ""),
+    "subtract": (lambda xp, a, b: a - b, ""),
+    "multiply": (lambda xp, a, b: a * b, "unsafe"),
+    "true_divide": (lambda xp, a, b: a / b, ""),
+    "floor_divide": (lambda xp, a, b: a // divisor(xp, a, b), "discrete unsafe"),
+    "remainder": (lambda xp, a, b: a % divisor(xp, a, b), "discrete unsafe"),
+    "maximum": (lambda xp, a, b: xp.maximum(a, b), ""),
+    "minimum": (lambda xp, a, b: xp.minimum(a, b), ""),
+    "less": (lambda xp, a, b: a < b, "discrete"),
+    "greater_equal": (lambda xp, a, b: a >= b, "discrete"),
+    "equal": (lambda xp, a, b: a == b, "discrete"),
+    "logical_and": (lambda xp, a, b: xp.logical_and(a, b), "discrete"),
+    "logical_xor": (lambda xp, a, b: xp.logical_xor(a, b), "discrete"),
+    "bitwise_and": (lambda xp, a, b: a & b, ""),
+    "bitwise_or": (lambda xp, a, b: a | b, ""),
+    "where": (lambda xp, a, b: xp.where(a > b, a, b), "discrete"),
+    "hypot": (lambda xp, a, b: xp.hypot(a, b), "approx"),
+    "arctan2": (lambda xp, a, b: xp.arctan2(a, b), "approx"),
+    "power": (lambda xp, a, b: a ** b, "approx unsafe"),
+}
+AUGMENTED: dict[str, Callable[[Any, Any, Any], Any]] = {
+    "+=": lambda xp, a, b: operator.iadd(a, b),
+    "-=": lambda xp, a, b: operator.isub(a, b),
+    "*=": lambda xp, a, b: operator.imul(a, b),
+    "/=": lambda xp, a, b: operator.itruediv(a, b),
+    "//=": lambda xp, a, b: operator.ifloordiv(a, divisor(xp, a, b)),
+    "|=": lambda xp, a, b: operator.ior(a, b),
+}
+AUGMENTED_FLAGS = {"*=": "unsafe", "//=": "discrete unsafe", "|=": ""}
+# Scalar reductions: the fused ones (and those cuPyNumeric builds of fused ones, mean and var).
+REDUCTIONS: dict[str, Callable[[Any, Any], Any]] = {
+    "sum": lambda xp, a: xp.sum(a),
+    "prod": lambda xp, a: xp.prod(a),
+    "max": lambda xp, a: xp.max(a),
+    "min": lambda xp, a: xp.min(a),
+    "all": lambda xp, a: xp.all(a),
+    "any": lambda xp, a: xp.any(a),
+    "mean": lambda xp, a: xp.mean(a),
+    "var": lambda xp, a: xp.var(floating(a)),
+    "count_nonzero": lambda xp, a: xp.count_nonzero(a),
+    "dot": lambda xp, a: xp.dot(a.ravel(), a.ravel()),
+    "sum_where": lambda xp, a: xp.sum(a, where=a > 0),
+}
+# Reductions whose result does not depend on the order of accumulation (for their dtypes).
+ORDER_FREE = {"max", "min", "all", "any", "count_nonzero"}
+VIEWS: dict[str, Callable[[Any], Any]] = {
+    "step2": lambda a: a[::2],
+    "reversed": lambda a: a[::-1],
+    "inner": lambda a: a[1:-1],
+    "tail_step3": lambda a: a[2::3],
+    "transpose": lambda a: a.T,
+    "row": lambda a: a[-1],
+    "column": lambda a: a[:, 1],
+    "reshape": lambda a: a.reshape(-1) if a.ndim != 1 else a.reshape(1, -1),
+    "ellipsis": lambda a: a[...],
+    "newaxis": lambda a: a[None],
+}
+SLICE_BOUNDS = (None, 0, 1, 2, 9, -1, -3, 255, 257)
+AXIS_REDUCTIONS: dict[str, Callable[[Any, Any], Any]] = {
+    "sum0": lambda xp, a: xp.sum(a, axis=0),
+    "max_last": lambda xp, a: xp.max(a, axis=-1),
+    "argmax": lambda xp, a: xp.argmax(a),
+    "argmax0": lambda xp, a: xp.argmax(a, axis=0),
+    "argmin_last": lambda xp, a: xp.argmin(a, axis=-1),
+    "cumsum": lambda xp, a: xp.cumsum(a),
+    "median": lambda xp, a: xp.median(a),
+    "quantile": lambda xp, a: xp.quantile(a, 0.3),
+    "var0": lambda xp, a: xp.var(floating(a), axis=0),
+}
+
+
+def floating(a: Any) -> Any:
+    """a as float64 unless floating already: cuPyNumeric's var aborts the process on bool and
+    integer arrays."""
+    return a if a.dtype.kind == "f" else a.astype("float64")
+
+
+def divisor(xp: Any, a: Any, b: Any) -> Any:
+    """b, with its zeros replaced by 7 where the division is an integer one: cuPyNumeric's own
+    kernels stop the process (SIGFPE) on integer division by zero, NumPy returns 0."""
+    if getattr(a, "dtype", numpy.dtype(float)).kind not in "biu":
+        return b
+    if not hasattr(b, "dtype"):
+        return b if isinstance(b, float) or b else 7
+    return b if b.dtype.kind == "f" else xp.where(b == 0, 7, b)
+
+
+# -- strategies: one per kind of statement ---------------------------------------------------
+
+def _name() -> st.SearchStrategy[str]:
+    return st.sampled_from(NAMES)
+
+
+def _operand() -> st.SearchStrategy[Any]:
+    return st.one_of(_name(), _name(), st.sampled_from(SCALARS))
+
+
+def _setup() -> st.SearchStrategy[Statement]:
+    return st.tuples(st.just("setup"), st.sampled_from(SIZES), st.sampled_from(SHAPES),
+                     st.tuples(*[st.sampled_from(DTYPES)] * len(NAMES)))
+
+
+def _unary() -> st.SearchStrategy[Statement]:
+    return st.tuples(st.just("unary"), st.sampled_from(sorted(UNARY)), _name(), _name())
+
+
+def _binary() -> st.SearchStrategy[Statement]:
+    return st.tuples(st.just("binary"), st.sampled_from(sorted(BINARY)), _name(), _name(),
+                     _operand())
+
+
+def _outer() -> st.SearchStrategy[Statement]:
+    """A column and a row broadcast against each other."""
+    return st.tuples(st.just("outer"), st.sampled_from(["add", "multiply", "maximum", "less"]),
+                     _name(), _name(), _name())
+
+
+def _augment() -> st.SearchStrategy[Statement]:
+    return st.tuples(st.just("augment"), st.sampled_from(sorted(AUGMENTED)), _name(),
+                     _operand())
+
+
+def _view() -> st.SearchStrategy[Statement]:
+    """out becomes a view of a: later writes to either show in both."""
+    return st.tuples(st.just("view"), st.sampled_from(sorted(VIEWS)), _name(), _name())
+
+
+def _setitem_slice() -> st.SearchStrategy[Statement]:
+    bound = st.sampled_from(SLICE_BOUNDS)
+    return st.tuples(st.just("setitem_slice"), _name(), bound, bound,
+                     st.sampled_from([None, 1, 2, 3, -1]), _operand())
+
+
+def _setitem_index() -> st.SearchStrategy[Statement]:
+    return st.tuples(st.just("setitem_index"), _name(), st.integers(-300, 300),
+                     st.sampled_from(SPECIALS))
+
+
+def _mask_assign() -> st.SearchStrategy[Statement]:
+    return st.tuples(st.just("mask_assign"), _name(), _name(), st.sampled_from([0, 0.5, True]))
+
+
+def _reduce() -> st.SearchStrategy[Statement]:
+    """out = a 0-d reduction of a, or an array scaled by it."""
+    return st.tuples(st.just("reduce"), st.sampled_from(sorted(REDUCTIONS)), _name(), _name(),
+                     st.booleans())
+
+
+def _read() -> st.SearchStrategy[Statement]:
+    """A value back to Python in the middle of the program."""
+    return st.tuples(st.just("read"),
+                     st.sampled_from(["sum", "max", "item", "index", "tolist", "bool"]),
+                     _name(), st.integers(-5, 300))
+
+
+def _branch() -> st.SearchStrategy[Statement]:
+    return st.tuples(st.just("branch"), _name(), _name())
+
+
+def _axis_reduce() -> st.SearchStrategy[Statement]:
+    return st.tuples(st.just("axis_reduce"), st.sampled_from(sorted(AXIS_REDUCTIONS)), _name(),
+                     _name())
+
+
+def _sort() -> st.SearchStrategy[Statement]:
+    return st.tuples(st.just("sort"), _name(), _name())
+
+
+def _solve() -> st.SearchStrategy[Statement]:
+    return st.tuples(st.just("solve"), _name(), _name(), _name(), st.sampled_from([1, 3, 8]))
+
+
+def _matmul() -> st.SearchStrategy[Statement]:
+    return st.tuples(st.just("matmul"), _name(), _name(), _name(), st.sampled_from([1, 4, 17]))
+
+
+def _gather() -> st.SearchStrategy[Statement]:
+    return st.tuples(st.just("gather"), _name(), _name(), st.integers(1, 40))
+
+
+def _scatter() -> st.SearchStrategy[Statement]:
+    return st.tuples(st.just("scatter"), _name(), _operand(), st.integers(1, 40), st.booleans())
+
+
+def _compress() -> st.SearchStrategy[Statement]:
+    return st.tuples(st.just("compress"), _name(), _name(), _name())
+
+
+def _numpy_out() -> st.SearchStrategy[Statement]:
+    """A ufunc writing into a NumPy array (`out=`), which then joins the pool."""
+    return st.tuples(st.just("numpy_out"), st.sampled_from(["add", "multiply", "maximum"]),
+                     _name(), _name(), _operand())
+
+
+def _attach() -> st.SearchStrategy[Statement]:
+    """out = cupynumeric.asarray(host), host a NumPy copy of a; later writes to out go to host."""
+    return st.tuples(st.just("attach"), _name(), _name())
+
+
+def _export() -> st.SearchStrategy[Statement]:
+    """A NumPy view of a (np.asarray or __array__) kept; it is read later."""
+    return st.tuples(st.just("export"), _name(), st.booleans())
+
+
+def _read_numpy() -> st.SearchStrategy[Statement]:
+    """Reads a NumPy array kept by attach (host) or export."""
+    return st.tuples(st.just("read_numpy"), st.sampled_from(["host", "export"]),
+                     st.integers(0, 3))
+
+
+def statements() -> st.SearchStrategy[Statement]:
+    element_wise = [_unary(), _binary(), _binary(), _augment(), _augment(), _outer()]
+    writes = [_view(), _view(), _setitem_slice(), _setitem_slice(), _setitem_index(),
+              _mask_assign()]
+    reductions = [_reduce(), _read(), _branch(), _axis_reduce()]
+    opaque = [_sort(), _solve(), _matmul(), _gather(), _scatter(), _compress()]
+    interop = [_numpy_out(), _attach(), _export(), _read_numpy()]
+    return st.one_of(*element_wise, *element_wise, *writes, *reductions, *opaque, *interop)
+
+
+def programs(max_size: int = 16) -> st.SearchStrategy[Program]:
+    return st.builds(lambda setup, body: [setup, *body], _setup(),
+                     st.lists(statements(), min_size=1, max_size=max_size))
+
+
+# -- the interpreter -------------------------------------------------------------------------
+
+def initial(xp: Any, setup: Statement) -> State:
+    _, n, shape, dtypes = setup
     rng = numpy.random.default_rng(11)
-
-    def owned(values: numpy.ndarray) -> Any:
-        # `* 1.0` (exact) makes each array the output of a task, not NumPy memory copied in,
-        # so that the library may write over it once the program drops it (in-place outputs).
-        return xp.array(values) * 1.0
-
-    state = {name: Value(owned(rng.uniform(-1, 1, VECTOR)), False) for name in VECTORS}
-    state.update({name: Value(owned(rng.uniform(-1, 1, MATRIX)), False) for name in MATRICES})
-    float(state["v0"].data[0])  # a read: the arrays are computed before the program starts
+    arrays = {}
+    for i, (name, dtype) in enumerate(zip(NAMES, dtypes, strict=True)):
+        dims: tuple[int, ...] = (n,) if name in VECTORS else shape if name in MATRICES else ()
+        if dtype == "bool":
+            values = rng.random(dims) < 0.5
+        elif dtype.startswith("int"):
+            values = rng.integers(-100, 100, dims)
+        else:
+            values = rng.uniform(-1, 1, dims)
+        host = numpy.asarray(values, dtype=dtype)
+        # Some arrays are outputs of a task, others copies of NumPy memory (attached).
+        data = xp.array(host) if i % 2 else xp.array(host).copy()
+        arrays[name] = Value(data)
+    state = State(xp, arrays)
+    float(xp.sum(arrays["a0"].data))  # a read: the arrays exist before the program starts
     return state
 
 
-def run(program: list[Statement], xp: Any) -> dict[str, tuple[Any, bool]]:
-    s = initial(xp)
-    reads: list[Value] = []
-    for statement in program:
-        execute(statement, xp, s, reads)
-    results = {name: (numpy.asarray(v.data), v.tainted) for name, v in s.items()}
-    results.update({f"read{i}": (v.data, v.tainted) for i, v in enumerate(reads)})
-    return results
+def run(program: Program, xp: Any) -> tuple[dict[str, Value], list[tuple[int, str]]]:
+    """The program's results (final arrays, values read, NumPy arrays kept) and its errors."""
+    state = initial(xp, program[0])
+    for index, statement in enumerate(program[1:], start=1):
+        try:
+            KINDS[statement[0]](state, *statement[1:])
+        except Exception as error:  # recorded, compared between the runs
+            state.errors.append((index, type(error).__name__))
+    results = {name: Value(numpy.array(v.data), v.fuse, v.numpy)
+               for name, v in state.arrays.items()}
+    results.update({f"read{i}": v for i, v in enumerate(state.reads)})
+    results.update({f"host{i}": Value(numpy.array(v.data), v.fuse, v.numpy)
+                    for i, v in enumerate(state.hosts)})
+    results.update({f"export{i}": Value(numpy.array(v.data), v.fuse, v.numpy)
+                    for i, v in enumerate(state.exports)})
+    return results, state.errors
 
 
-def execute(statement: Statement, xp: Any, s: dict[str, Value], reads: list[Value]) -> None:
-    kind = statement[0]
-    if kind == "unary":
-        _, op, out, a = statement
-        s[out] = Value(UNARY[op](xp, s[a].data), s[a].tainted)
-    elif kind == "binary":
-        _, op, out, a, b = statement
-        s[out] = Value(BINARY[op](xp, s[a].data, s[b].data), s[a].tainted or s[b].tainted)
-    elif kind == "scalar":
-        _, out, c = statement
-        s[out] = Value(xp.tanh(s[out].data * c + c), s[out].tainted)
-    elif kind == "inplace":
-        _, out, a = statement
-        s[out].data *= 0.5
-        s[out].data += s[a].data * 0.25
-        s[out].tainted |= s[a].tainted
-    elif kind == "broadcast_row":
-        _, out, row = statement
-        s[out] = Value((s[out].data + s[row].data[: MATRIX[1]]) * 0.5,
-                       s[out].tainted or s[row].tainted)
-    elif kind == "broadcast_column":
-        _, out, col = statement
-        s[out] = Value(s[out].data * s[col].data[: MATRIX[0], None],
-                       s[out].tainted or s[col].tainted)
-    elif kind == "stencil":
-        _, out, a = statement
-        src = s[a].data
-        s[out].data[1:-1] = (src[:-2] + src[2:] + src[1:-1]) / 3.0
-        s[out].tainted |= s[a].tainted
-    elif kind == "stencil2d":
-        _, out, a = statement
-        src = s[a].data
-        s[out].data[1:-1, 1:-1] = 0.25 * (src[:-2, 1:-1] + src[2:, 1:-1] + src[1:-1, :-2]
-                                          + src[1:-1, 2:])
-        s[out].tainted |= s[a].tainted
-    elif kind == "assign_slice":
-        _, out, a, shift = statement
-        s[out].data[shift:shift + 20] = s[a].data[8:28] * 0.5
-        s[out].tainted |= s[a].tainted
-    elif kind == "reduce_scale":
-        _, op, source, out = statement
-        value = REDUCTIONS[op](xp, s[source].data)
-        s[out] = Value(s[out].data * value, True)
-    elif kind == "read":
-        _, op, source = statement
-        reads.append(Value(float(REDUCTIONS[op](xp, s[source].data)), True))
-    elif kind == "branch":
-        _, out, a = statement
-        if float(xp.sum(s[a].data)) > 0:
-            s[out] = Value(s[out].data * 0.5, s[out].tainted or s[a].tainted)
-        else:
-            s[out] = Value(s[out].data + 0.125, s[out].tainted or s[a].tainted)
-    elif kind == "sort":
-        _, out = statement
-        s[out] = Value(xp.sort(s[out].data), s[out].tainted)
-    elif kind == "mask":
-        _, out, c = statement
-        data = s[out].data.copy()
-        data[data > c] = 0.0
-        s[out] = Value(data, s[out].tainted)
-    elif kind == "cumsum":
-        _, out = statement
-        s[out] = Value(xp.tanh(xp.cumsum(s[out].data)), True)
-    elif kind == "matvec":
-        _, out, m, v = statement
-        s[out].data[: MATRIX[0]] = (s[m].data @ s[v].data[: MATRIX[1]]) * 0.125
-        s[out].tainted |= s[m].tainted or s[v].tainted
-    else:  # pragma: no cover - the strategy makes no other kind
-        raise ValueError(f"unknown statement {statement!r}")
+def derive(data: Any, *inputs: Any, flags: str = "", root: object | None = None) -> Value:
+    """A value computed from inputs (Values or Python scalars), with its comparison levels;
+    `root` if it is written in place (the memory of the array with that root)."""
+    values = [v for v in inputs if isinstance(v, Value)]
+    fuse = max((v.fuse for v in values), default=BITWISE)
+    near = max((v.numpy for v in values), default=BITWISE)
+    if "discrete" in flags:
+        fuse = UNCHECKED if fuse else fuse
+        near = UNCHECKED if near else near
+    if "approx" in flags:
+        near = max(near, CLOSE)
+    if "unsafe" in flags and not _all_float(data, values):
+        near = UNCHECKED
+    if "overlap" in flags:
+        near = UNCHECKED  # NumPy copies an overlapping source first, cuPyNumeric does not
+    return Value(data, fuse, near, object() if root is None else root)
 
 
-def source(program: list[Statement]) -> str:
+def _all_float(data: Any, values: list[Value]) -> bool:
+    kinds = [getattr(v.data, "dtype", numpy.dtype(float)).kind for v in values]
+    return getattr(data, "dtype", numpy.dtype(float)).kind == "f" and all(k == "f" for k in kinds)
+
+
+def operand(state: State, spec: Any) -> Any:
+    """A named array's Value, or a Python scalar as is."""
+    return state.arrays[spec] if isinstance(spec, str) else spec
+
+
+def data(value: Any) -> Any:
+    return value.data if isinstance(value, Value) else value
+
+
+def fit(xp: Any, value: Any, shape: tuple[int, ...]) -> Any:
+    """value's data as an operand for an array of `shape`: as is if it broadcasts to it, else
+    the first elements reshaped to it (or the first element broadcast)."""
+    a = data(value)
+    if not hasattr(a, "shape"):
+        return a
+    if _broadcasts(a.shape, shape):
+        return a
+    size = math.prod(shape)
+    flat = a.reshape(-1)
+    if flat.size >= size:
+        return flat[:size].reshape(shape)
+    if flat.size == 0:
+        return xp.zeros(shape, dtype=a.dtype)
+    return flat[:1].reshape((1,) * len(shape)) if shape else flat[0]
+
+
+def _broadcasts(source: tuple[int, ...], target: tuple[int, ...]) -> bool:
+    if len(source) > len(target):
+        return False
+    return all(s in (1, t) for s, t in zip(source[::-1], target[::-1], strict=False))
+
+
+def run_unary(state: State, op: str, out: str, a: str) -> None:
+    function, flags = UNARY[op]
+    source = state.arrays[a]
+    state.arrays[out] = derive(function(state.xp, source.data), source, flags=flags)
+    if op.startswith("to_int") and source.data.dtype.kind == "f":
+        state.arrays[out].numpy = UNCHECKED  # NaN, inf, out of range: undefined in C
+
+
+def run_binary(state: State, op: str, out: str, a: str, b: Any) -> None:
+    function, flags = BINARY[op]
+    left, right = state.arrays[a], operand(state, b)
+    result = function(state.xp, left.data, fit(state.xp, right, left.data.shape))
+    state.arrays[out] = derive(result, left, right, flags=flags)
+
+
+def run_outer(state: State, op: str, out: str, a: str, b: str) -> None:
+    function, flags = BINARY[op]
+    left, right = state.arrays[a], state.arrays[b]
+    column = fit(state.xp, left, (min(left.data.size, 5) or 1, 1))
+    row = fit(state.xp, right, (1, min(right.data.size, 300) or 1))
+    state.arrays[out] = derive(function(state.xp, column, row), left, right, flags=flags)
+
+
+def run_augment(state: State, op: str, target: str, b: Any) -> None:
+    value, right = state.arrays[target], operand(state, b)
+    array = value.data
+    array = AUGMENTED[op](state.xp, array, fit(state.xp, right, array.shape))
+    flags = AUGMENTED_FLAGS.get(op, "") + " " + _overlap(value, right)
+    _mark_written(state, target, derive(array, value, right, flags=flags, root=value.root))
+
+
+def run_view(state: State, kind: str, out: str, a: str) -> None:
+    source = state.arrays[a]
+    state.arrays[out] = Value(VIEWS[kind](source.data), source.fuse, source.numpy, source.root)
+
+
+def run_setitem_slice(state: State, target: str, start: Any, stop: Any, step: Any,
+                      b: Any) -> None:
+    value, right = state.arrays[target], operand(state, b)
+    array = value.data
+    key: Any = slice(start, stop, step) if array.ndim else ...
+    shape = array[key].shape
+    array[key] = fit(state.xp, right, shape)
+    _mark_written(state, target, derive(array, value, right, flags=_overlap(value, right),
+                                        root=value.root))
+
+
+def run_setitem_index(state: State, target: str, index: int, scalar: Any) -> None:
+    value = state.arrays[target]
+    array = value.data
+    key = tuple(index % n for n in array.shape) if array.size else 0
+    array[key] = scalar
+    flags = "unsafe" if array.dtype.kind != "f" and isinstance(scalar, float) else ""
+    _mark_written(state, target, derive(array, value, flags=flags, root=value.root))
+
+
+def run_mask_assign(state: State, target: str, mask_of: str, scalar: Any) -> None:
+    value, condition = state.arrays[target], state.arrays[mask_of]
+    array = value.data
+    mask = fit(state.xp, condition, array.shape) > 0
+    if mask.shape != array.shape:
+        mask = state.xp.broadcast_to(mask, array.shape)
+    array[mask] = scalar
+    _mark_written(state, target, derive(array, value, condition, flags="discrete",
+                                        root=value.root))
+
+
+def _overlap(target: Value, source: Any) -> str:
+    """"overlap" if source may share target's memory."""
+    return "overlap" if isinstance(source, Value) and source.root is target.root else ""
+
+
+def _mark_written(state: State, target: str, result: Value) -> None:
+    """A write into target's array: it and the arrays sharing its memory (views, NumPy arrays
+    attached or exported) now carry result's levels."""
+    for v in [*state.arrays.values(), *state.hosts, *state.exports]:
+        if v.root is result.root:
+            v.fuse, v.numpy = max(v.fuse, result.fuse), max(v.numpy, result.numpy)
+    state.arrays[target] = result
+
+
+def _reduction_levels(op: str, source: Value, result: Any) -> Value:
+    value = derive(result, source, flags="discrete" if op in ORDER_FREE - {"max", "min"} else "")
+    exact = op in ORDER_FREE or (op in ("sum", "prod", "sum_where")
+                                 and source.data.dtype.kind in "biu")
+    if not exact:
+        value.fuse = max(value.fuse, CLOSE)
+        value.numpy = max(value.numpy, CLOSE)
+    if (op == "prod" and source.data.dtype.kind in "iu") or op == "count_nonzero":
+        value.numpy = UNCHECKED  # overflow; cuPyNumeric counts in uint64, NumPy in int64
+    return value
+
+
+def run_reduce(state: State, op: str, out: str, a: str, scale: bool) -> None:
+    source = state.arrays[a]
+    result = _reduction_levels(op, source, REDUCTIONS[op](state.xp, source.data))
+    if scale:
+        target = state.arrays[out]
+        result = derive(target.data * result.data, target, result, flags="unsafe")
+    state.arrays[out] = result
+
+
+def run_read(state: State, how: str, a: str, index: int) -> None:
+    source = state.arrays[a]
+    array = source.data
+    if how in ("sum", "max"):
+        result = REDUCTIONS[how](state.xp, array)
+        value = _reduction_levels(how, source, numpy.asarray(result.item(), result.dtype))
+    elif how == "item":
+        item = array.reshape(-1)[index % array.size].item() if array.size else None
+        value = derive(numpy.asarray(item, array.dtype) if array.size else None, source)
+    elif how == "index":
+        key = tuple(index % n for n in array.shape) if array.size else ()
+        item = array[key].item() if array.size or not array.ndim else None
+        value = derive(None if item is None else numpy.asarray(item, array.dtype), source)
+    elif how == "tolist":
+        value = derive(numpy.asarray(array.reshape(-1)[:50].tolist(), array.dtype), source)
+    else:
+        value = derive(bool(array.any()), source, flags="discrete")
+    state.reads.append(value)
+
+
+def run_branch(state: State, a: str, out: str) -> None:
+    condition, target = state.arrays[a], state.arrays[out]
+    total = state.xp.sum(condition.data)
+    taken = _reduction_levels("sum", condition, total)
+    if total > 0:
+        result = derive(target.data * 2, target, taken, flags="discrete unsafe")
+    else:
+        result = derive(target.data - 1, target, taken, flags="discrete")
+    state.arrays[out] = result
+
+
+def run_axis_reduce(state: State, op: str, out: str, a: str) -> None:
+    source = state.arrays[a]
+    flags = "discrete" if op.startswith("arg") else "approx unsafe"
+    if op in ("median", "quantile") or op.startswith("max"):
+        flags = ""  # order statistics: exact
+    if op == "cumsum" and source.data.dtype == bool:
+        flags = "unsafe"  # cuPyNumeric's cumsum of bools is bool, NumPy's int64
+    state.arrays[out] = derive(AXIS_REDUCTIONS[op](state.xp, source.data), source, flags=flags)
+
+
+def run_sort(state: State, out: str, a: str) -> None:
+    source = state.arrays[a]
+    state.arrays[out] = derive(state.xp.sort(source.data), source)
+
+
+def run_solve(state: State, out: str, a: str, b: str, k: int) -> None:
+    """A diagonally dominant system, so that NumPy and cuPyNumeric agree closely."""
+    xp = state.xp
+    left, right = state.arrays[a], state.arrays[b]
+    matrix = fit(xp, left, (k, k)).astype("float64") + xp.eye(k) * (2 * k + 2)
+    matrix = xp.where(xp.isfinite(matrix), matrix, 1.0)
+    vector = fit(xp, right, (k,)).astype("float64")
+    state.arrays[out] = derive(xp.linalg.solve(matrix, vector), left, right, flags="approx")
+
+
+def run_matmul(state: State, out: str, a: str, b: str, k: int) -> None:
+    xp = state.xp
+    left, right = state.arrays[a], state.arrays[b]
+    rows = max(1, min(left.data.size // k, 40))
+    product = fit(xp, left, (rows, k)) @ fit(xp, right, (k, 3))
+    state.arrays[out] = derive(product, left, right, flags="approx unsafe")
+
+
+def run_gather(state: State, out: str, a: str, count: int) -> None:
+    source = state.arrays[a]
+    array = source.data
+    if not array.ndim:
+        raise IndexError("0-d")
+    state.arrays[out] = derive(array[_unique(state.xp, count, array.shape[0])], source)
+
+
+def _unique(xp: Any, count: int, size: int) -> Any:
+    indices = numpy.unique((numpy.arange(min(count, size)) * 7919 + 3) % max(size, 1))
+    return xp.array(indices)
+
+
+def run_scatter(state: State, target: str, b: Any, count: int, add: bool) -> None:
+    value, right = state.arrays[target], operand(state, b)
+    array = value.data
+    if not array.ndim:
+        raise IndexError("0-d")
+    indices = _unique(state.xp, count, array.shape[0])
+    shape = array[indices].shape
+    if add:
+        array[indices] += fit(state.xp, right, shape)
+    else:
+        array[indices] = fit(state.xp, right, shape)
+    flags = ("unsafe " if add else "") + _overlap(value, right)
+    _mark_written(state, target, derive(array, value, right, flags=flags, root=value.root))
+
+
+def run_compress(state: State, out: str, a: str, condition_of: str) -> None:
+    source, condition = state.arrays[a], state.arrays[condition_of]
+    flat = source.data.reshape(-1)
+    mask = fit(state.xp, condition, flat.shape) > 0
+    if mask.shape != flat.shape:
+        mask = state.xp.broadcast_to(mask, flat.shape)
+    state.arrays[out] = derive(state.xp.compress(mask, flat), source, condition,
+                               flags="discrete")
+
+
+def run_numpy_out(state: State, op: str, out: str, a: str, b: Any) -> None:
+    left, right = state.arrays[a], operand(state, b)
+    host = numpy.zeros(left.data.shape, dtype=left.data.dtype)
+    getattr(state.xp, op)(left.data, fit(state.xp, right, host.shape), out=host)
+    state.arrays[out] = derive(host, left, right, flags="unsafe" if op == "multiply" else "")
+
+
+def run_attach(state: State, out: str, a: str) -> None:
+    source = state.arrays[a]
+    host = numpy.array(numpy.asarray(source.data))
+    attached = state.xp.asarray(host)
+    shared = Value(host, source.fuse, source.numpy)
+    state.hosts.append(shared)
+    state.arrays[out] = Value(attached, source.fuse, source.numpy, shared.root)
+
+
+def run_export(state: State, a: str, dunder: bool) -> None:
+    source = state.arrays[a]
+    view = source.data.__array__() if dunder else numpy.asarray(source.data)
+    state.exports.append(Value(view, source.fuse, source.numpy, source.root))
+
+
+def run_read_numpy(state: State, which: str, index: int) -> None:
+    kept = state.hosts if which == "host" else state.exports
+    if kept:
+        value = kept[index % len(kept)]
+        state.reads.append(Value(numpy.array(value.data), value.fuse, value.numpy))
+
+
+KINDS: dict[str, Callable[..., None]] = {
+    "unary": run_unary, "binary": run_binary, "outer": run_outer, "augment": run_augment,
+    "view": run_view, "setitem_slice": run_setitem_slice, "setitem_index": run_setitem_index,
+    "mask_assign": run_mask_assign, "reduce": run_reduce, "read": run_read,
+    "branch": run_branch, "axis_reduce": run_axis_reduce, "sort": run_sort,
+    "solve": run_solve, "matmul": run_matmul, "gather": run_gather, "scatter": run_scatter,
+    "compress": run_compress, "numpy_out": run_numpy_out, "attach": run_attach,
+    "export": run_export, "read_numpy": run_read_numpy,
+}
+
+
+def source(program: Program) -> str:
     """The program as a regression-test literal."""
     return "[\n" + "".join(f"    {statement!r},\n" for statement in program) + "]"

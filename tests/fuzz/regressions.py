@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
-from .programs import Statement
+from .programs import Program
 
-REGRESSIONS: list[list[Statement]] = [
+F64 = ("float64",) * 6
+
+REGRESSIONS: list[Program] = [
     # A group computing only on 0-d values (no partitioned store) ran no element.
-    [("read", "sum", "v0"), ("reduce_scale", "mean", "v1", "v2"), ("read", "max", "v2")],
+    [("setup", 7, (3, 257), F64), ("read", "sum", "a0", 0),
+     ("reduce", "mean", "a2", "a1", False), ("reduce", "max", "a4", "a2", False),
+     ("read", "max", "a4", 0)],
+    # A fused group iterating over an empty array (a0[2::3] of one element) ran no point, so the
+    # 0-d product it also computed (a3 *= zeros(())) was never written: a3 kept its old value.
+    # Fixed: a task over an empty partitioned store is not fused (legality rule 2).
+    [("setup", 1, (1, 1), ("bool", "bool", "bool", "bool", "float32", "bool")),
+     ("unary", "absolute", "a0", "a4"), ("view", "tail_step3", "a4", "a0"),
+     ("reduce", "dot", "a3", "a0", False), ("unary", "absolute", "a0", "a4"),
+     ("augment", "*=", "a3", "a0")],
 ]

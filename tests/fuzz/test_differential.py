@@ -1,55 +1,144 @@
-"""Differential fuzzing: random programs give the same results with fusion on, with fusion
-off and in NumPy. Bit for bit between fusion on and off, except where a reduction's result
-flowed in (within REDUCTION_RTOL); within NUMPY_RTOL of NumPy.
+"""Differential fuzzing: random programs (programs.py) give the same results with fusion on and
+with fusion off, both cuPyNumeric in this process (`legate_fuse.disable()` between the runs),
+and, secondarily, in NumPy.
 
-LEGATE_FUSE_FUZZ_EXAMPLES sets the number of programs (default: a CI budget).
+Fusion on against off, value by value (see programs.Value): bit for bit (dtype, shape and
+bytes, so NaNs in the same places with the same bits); within REDUCTION_RTOL once a fused
+floating-point reduction flowed in; dtype and shape only once such a value went through a
+discontinuous operation. The same exceptions must be raised by the same statements.
+
+Against NumPy: values equal (NaN-aware) or within NUMPY_RTOL by their level; not compared
+where cuPyNumeric itself may differ from NumPy (integer overflow, casts of NaN..., a result
+dtype other than NumPy's), nor at all in a program where cuPyNumeric and NumPy raise at
+different statements.
+
+LEGATE_FUSE_FUZZ_EXAMPLES sets the number of programs on one CPU (default: a CI budget),
+LEGATE_FUSE_FUZZ_EXAMPLES_2CPU the number run in a separate two-CPU Legate process (default:
+a CI budget; 0 skips it). LEGATE_FUSE_FUZZ_LAST names a file each program is appended to before
+it runs: after a crash (a signal in a kernel) it ends with the program that crashed, after
+those that ran before it in the process (scripts/fuzz_minimize.py shrinks them). Runs of the
+default size are derandomized (the same programs every time); larger campaigns draw new
+programs, or those of LEGATE_FUSE_FUZZ_SEED if set.
 """
 
 from __future__ import annotations
 
 import os
+import struct
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import cupynumeric
 import numpy
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, example, given, seed, settings
 
 import legate_fuse
 
-from .programs import Statement, programs, run, source
+from . import conftest
+from .programs import BITWISE, CLOSE, Program, Value, programs, run, source
 from .regressions import REGRESSIONS
 
 # Hypothesis seeds NumPy's global generator, which Legate warns about (ranks could diverge);
-# the programs themselves draw no random numbers from it.
-pytestmark = pytest.mark.filterwarnings("ignore:(?s).*Seeding the random number generator")
+# the programs themselves draw no random numbers from it. NumPy warns about overflow, division
+# by zero and invalid values, which the programs make on purpose.
+pytestmark = [pytest.mark.filterwarnings("ignore:(?s).*Seeding the random number generator"),
+              pytest.mark.filterwarnings("ignore::RuntimeWarning"),
+              pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
-EXAMPLES = int(os.environ.get("LEGATE_FUSE_FUZZ_EXAMPLES", "150"))
-REDUCTION_RTOL = 1e-12
-NUMPY_RTOL, NUMPY_ATOL = 1e-9, 1e-12
+DEFAULT_EXAMPLES, DEFAULT_EXAMPLES_2CPU = 250, 40
+EXAMPLES = int(os.environ.get("LEGATE_FUSE_FUZZ_EXAMPLES", DEFAULT_EXAMPLES))
+EXAMPLES_2CPU = int(os.environ.get("LEGATE_FUSE_FUZZ_EXAMPLES_2CPU", DEFAULT_EXAMPLES_2CPU))
+SEED = os.environ.get("LEGATE_FUSE_FUZZ_SEED")
+# A file each program is appended to before it runs (the last one crashed, after a crash).
+LAST = os.environ.get("LEGATE_FUSE_FUZZ_LAST")
+SEPARATOR = "# ---\n"
+# Set in the two-CPU process this test starts (it runs the one-CPU test there).
+CHILD = "LEGATE_FUSE_FUZZ_CHILD"
+# Bytes: cuPyNumeric splits arrays of 64 float64 elements and more across the two CPUs.
+TWO_CPUS = "--cpus 2 --utility 1 --sysmem 4000 --logging gpu=none --min-cpu-chunk 512"
+
+F64, F32, F16 = (numpy.dtype(t) for t in ("float64", "float32", "float16"))
+REDUCTION_RTOL = {F64: 1e-12, F32: 1e-5, F16: 1e-2}
+REDUCTION_ATOL = {F64: 1e-14, F32: 1e-6, F16: 1e-3}
+NUMPY_RTOL = {F64: 1e-7, F32: 1e-3, F16: 1e-2}
+NUMPY_ATOL = {F64: 1e-10, F32: 1e-5, F16: 1e-3}
 
 
-def compare(program: list[Statement]) -> None:
+def as_array(value: Any) -> numpy.ndarray:
+    """A read Python value or an array, as an array (None as an empty one)."""
+    if value is None:
+        return numpy.zeros(0)
+    return numpy.asarray(value)
+
+
+def same_kind(got: Any, want: Any, what: str) -> tuple[numpy.ndarray, numpy.ndarray]:
+    assert type(got) is type(want), f"{what}: {type(got).__name__} != {type(want).__name__}"
+    a, b = as_array(got), as_array(want)
+    assert a.dtype == b.dtype, f"{what}: dtype {a.dtype} != {b.dtype}"
+    assert a.shape == b.shape, f"{what}: shape {a.shape} != {b.shape}"
+    return a, b
+
+
+def bits(value: Any) -> bytes:
+    if isinstance(value, float):
+        return struct.pack("<d", value)
+    return as_array(value).tobytes()
+
+
+def check_fusion(got: Any, want: Value, what: str) -> None:
+    a, b = same_kind(got, want.data, what)
+    if want.fuse == BITWISE or (want.fuse == CLOSE and a.dtype.kind not in "fc"):
+        assert bits(got) == bits(want.data), \
+            f"{what} differs bitwise:\n  fused   {a!r}\n  unfused {b!r}"
+    elif want.fuse == CLOSE:
+        numpy.testing.assert_allclose(a, b, rtol=REDUCTION_RTOL[a.dtype],
+                                      atol=REDUCTION_ATOL[a.dtype], equal_nan=True,
+                                      err_msg=f"{what} (after a fused reduction)")
+
+
+def check_numpy(got: Value, want: Any, what: str) -> None:
+    if got.numpy > CLOSE:
+        return
+    if as_array(got.data).dtype != as_array(want).dtype:
+        conftest.COUNTS["numpy_dtype_differs"] += 1  # cuPyNumeric's type promotion differs
+        return
+    a, b = same_kind(got.data, want, what)
+    if got.numpy == BITWISE or a.dtype.kind not in "fc":
+        numpy.testing.assert_array_equal(a, b, err_msg=what)
+    else:
+        numpy.testing.assert_allclose(a, b, rtol=NUMPY_RTOL[a.dtype], atol=NUMPY_ATOL[a.dtype],
+                                      equal_nan=True, err_msg=what)
+
+
+def compare(program: Program) -> None:
+    if LAST:  # a crash (a signal in a kernel) shows no falsifying example: this file does
+        with open(LAST, "a") as log:
+            log.write(source(program) + "\n" + SEPARATOR)
     before = legate_fuse.stats()["fused_launches"]
-    fused = run(program, cupynumeric)
+    fused, fused_errors = run(program, cupynumeric)
     launched = legate_fuse.stats()["fused_launches"] - before
     legate_fuse.disable()
     try:
-        unfused = run(program, cupynumeric)
+        unfused, unfused_errors = run(program, cupynumeric)
     finally:
         legate_fuse.enable()
-    reference = run(program, numpy)
+    reference, numpy_errors = run(program, numpy)
     where = f"program:\n{source(program)}\n(fused launches: {launched})"
-    for name, (value, tainted) in unfused.items():
-        got = fused[name][0]
-        if tainted:
-            numpy.testing.assert_allclose(got, value, rtol=REDUCTION_RTOL, atol=1e-15,
-                                          err_msg=f"{name} differs; {where}")
-        else:
-            assert numpy.asarray(got).tobytes() == numpy.asarray(value).tobytes(), \
-                f"{name} differs bitwise; {where}"
-        numpy.testing.assert_allclose(got, reference[name][0], rtol=NUMPY_RTOL,
-                                      atol=NUMPY_ATOL, err_msg=f"{name} vs NumPy; {where}")
+    conftest.COUNTS["programs"] += 1
+    conftest.COUNTS["fused_launches"] += launched
+    conftest.COUNTS["statements_raising"] += len(unfused_errors)
+    assert fused_errors == unfused_errors, f"exceptions differ; {where}"
+    assert fused.keys() == unfused.keys(), where
+    for name, want in unfused.items():
+        check_fusion(fused[name].data, want, f"{name}; {where}")
+    if numpy_errors != unfused_errors or reference.keys() != unfused.keys():
+        conftest.COUNTS["numpy_skipped"] += 1  # cuPyNumeric and NumPy raise differently
+        return
+    for name, got in unfused.items():
+        check_numpy(got, reference[name].data, f"{name} vs NumPy; {where}")
 
 
 def with_regressions(test: Any) -> Any:
@@ -58,9 +147,33 @@ def with_regressions(test: Any) -> Any:
     return test
 
 
-@settings(max_examples=EXAMPLES, deadline=None, derandomize=EXAMPLES <= 150,
+def _seeded(test: Any) -> Any:
+    return seed(int(SEED))(test) if SEED else test
+
+
+@_seeded
+@settings(max_examples=EXAMPLES, deadline=None,
+          derandomize=EXAMPLES <= DEFAULT_EXAMPLES and not SEED,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @with_regressions
 @given(programs())
-def test_fusion_on_equals_fusion_off_and_numpy(program: list[Statement]) -> None:
+def test_fusion_on_equals_fusion_off_and_numpy(program: Program) -> None:
     compare(program)
+
+
+@pytest.mark.skipif(CHILD in os.environ or EXAMPLES_2CPU == 0,
+                    reason="the two-CPU process itself, or not asked for")
+def test_on_two_cpus() -> None:
+    """The same test in a fresh Legate process with two CPUs, arrays split between them."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("LEGATE_FUSE")}
+    environ.update(LEGATE_CONFIG=TWO_CPUS, LEGATE_FUSE_FUZZ_EXAMPLES=str(EXAMPLES_2CPU),
+                   LEGATE_FUSE_FUZZ_SEED=SEED or "2", **{CHILD: "1"})
+    if LAST:
+        environ["LEGATE_FUSE_FUZZ_LAST"] = LAST + ".2cpu"
+    root = Path(__file__).resolve().parents[2]
+    test = f"{Path(__file__).relative_to(root)}::test_fusion_on_equals_fusion_off_and_numpy"
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                             "-s", test], cwd=root, env=environ, capture_output=True, text=True,
+                            timeout=120 + 10 * EXAMPLES_2CPU)
+    sys.stdout.write(result.stdout[-2000:])
+    assert result.returncode == 0, result.stdout[-20000:] + result.stderr[-3000:]

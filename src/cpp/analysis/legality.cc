@@ -15,6 +15,11 @@ std::optional<std::string> GroupState::check_shape(const ir::Task& task) const
     if (store.value) {
       continue;
     }
+    if (store.empty) {
+      // Its point tasks run no element, and a fused kernel computes the group's 0-d values
+      // in its element loop: they would never be computed.
+      return "an empty " + arg_text(arg);
+    }
     if (arg.privilege == ir::Privilege::Reduce) {
       return "reduction into a partitioned " + arg_text(arg);
     }

@@ -92,6 +92,7 @@ Window build_window(const std::vector<std::string>& descriptions,
       ref.shape_class = shapes(shape_key(*desc));
       ref.dtype_class = dtypes(desc->dtype);
       ref.bytes       = desc->volume() * static_cast<std::int64_t>(dtype_size(desc->dtype));
+      ref.empty       = !ref.value && desc->volume() == 0;
     }
     window.stores.push_back(std::move(ref));
   }

@@ -29,6 +29,7 @@ struct StoreRef {
   std::int32_t shape_class{-1};
   std::int32_t dtype_class{-1};
   std::int64_t bytes{};  // of the elements this view addresses
+  bool empty{};          // partitioned (not 0-d) and addressing no element
   std::string description;
 };
 

@@ -627,8 +627,13 @@ def run_compress(state: State, out: str, a: str, condition_of: str) -> None:
     mask = fit(state.xp, condition, flat.shape) > 0
     if mask.shape != flat.shape:
         mask = state.xp.broadcast_to(mask, flat.shape)
-    state.arrays[out] = derive(state.xp.compress(mask, flat), source, condition,
-                               flags="discrete")
+    result = state.xp.compress(mask, flat)
+    # cuPyNumeric 26.06 itself, fusion off, aborts ("field_size == sizeof(FT)" in its
+    # ADVANCED_INDEXING task) when a boolean selection like this one, whose output size is
+    # unknown, is still pending while later operations create and free stores (a sort, say) in
+    # a loop. Reading the size waits for the selection: the programs stay about the plugin.
+    result.shape  # noqa: B018
+    state.arrays[out] = derive(result, source, condition, flags="discrete")
 
 
 def run_numpy_out(state: State, op: str, out: str, a: str, b: Any) -> None:

@@ -563,8 +563,10 @@ def run_branch(state: State, a: str, out: str) -> None:
 def run_axis_reduce(state: State, op: str, out: str, a: str) -> None:
     source = state.arrays[a]
     flags = "discrete" if op.startswith("arg") else "approx unsafe"
-    if op in ("median", "quantile") or op.startswith("max"):
+    if op == "median" or op.startswith("max"):
         flags = ""  # order statistics: exact
+    if op == "quantile":
+        flags = "approx"  # interpolates between two order statistics, rounded as NumPy does not
     if op == "cumsum" and source.data.dtype == bool:
         flags = "unsafe"  # cuPyNumeric's cumsum of bools is bool, NumPy's int64
     state.arrays[out] = derive(AXIS_REDUCTIONS[op](state.xp, source.data), source, flags=flags)

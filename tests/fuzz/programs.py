@@ -387,6 +387,8 @@ def derive(data: Any, *inputs: Any, flags: str = "", root: object | None = None)
         near = UNCHECKED
     if "overlap" in flags:
         near = UNCHECKED  # NumPy copies an overlapping source first, cuPyNumeric does not
+    if "unlike_numpy" in flags:
+        near = UNCHECKED  # cuPyNumeric itself gives another result than NumPy
     return Value(data, fuse, near, object() if root is None else root)
 
 
@@ -470,8 +472,10 @@ def run_setitem_slice(state: State, target: str, start: Any, stop: Any, step: An
     key: Any = slice(start, stop, step) if array.ndim else ...
     shape = array[key].shape
     array[key] = fit(state.xp, right, shape)
-    _mark_written(state, target, derive(array, value, right, flags=_overlap(value, right),
-                                        root=value.root))
+    flags = _overlap(value, right)
+    if step is not None and step < 0:
+        flags += " unlike_numpy"  # cuPyNumeric 26.06 ignores a write through a reversed slice
+    _mark_written(state, target, derive(array, value, right, flags=flags, root=value.root))
 
 
 def run_setitem_index(state: State, target: str, index: int, scalar: Any) -> None:

@@ -46,4 +46,6 @@ class PackedFutures:
         if self._root_key(value) not in self._roots:
             return value
         contents = numpy.asarray(value.get_physical_store().get_inline_allocation())
-        return Scalar(contents.reshape(-1)[0], value.type)
+        # A 0-d array, not an element: Scalar takes NumPy's bool scalar for no type, and the
+        # array keeps every bit (NaN payloads included).
+        return Scalar(contents.reshape(-1)[:1].reshape(()).copy(), value.type)

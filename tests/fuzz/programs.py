@@ -432,7 +432,13 @@ def _broadcasts(source: tuple[int, ...], target: tuple[int, ...]) -> bool:
 def run_unary(state: State, op: str, out: str, a: str) -> None:
     function, flags = UNARY[op]
     source = state.arrays[a]
-    state.arrays[out] = derive(function(state.xp, source.data), source, flags=flags)
+    result = function(state.xp, source.data)
+    root = None
+    if op.startswith("to_") and result is source.data:
+        # cuPyNumeric 26.06's astype to the array's own dtype returns the array itself (NumPy
+        # copies): later writes to either show in both, in cuPyNumeric only.
+        flags, root = flags + " unlike_numpy", source.root
+    state.arrays[out] = derive(result, source, flags=flags, root=root)
     if op.startswith("to_int") and source.data.dtype.kind == "f":
         state.arrays[out].numpy = UNCHECKED  # NaN, inf, out of range: undefined in C
 
@@ -567,6 +573,8 @@ def run_branch(state: State, a: str, out: str) -> None:
 def run_axis_reduce(state: State, op: str, out: str, a: str) -> None:
     source = state.arrays[a]
     flags = "discrete" if op.startswith("arg") else "approx unsafe"
+    if op.startswith("arg") and source.data.dtype == bool:
+        flags += " unlike_numpy"  # cuPyNumeric 26.06: argmax of all-False bools can be INT64_MIN
     if op == "median" or op.startswith("max"):
         flags = ""  # order statistics: exact
     if op == "quantile":

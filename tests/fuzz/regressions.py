@@ -18,4 +18,13 @@ REGRESSIONS: list[Program] = [
      ("unary", "absolute", "a0", "a4"), ("view", "tail_step3", "a4", "a0"),
      ("reduce", "dot", "a3", "a0", False), ("unary", "absolute", "a0", "a4"),
      ("augment", "*=", "a3", "a0")],
+    # A 0-d reduction (the product of an argmax) joined a group iterating over a vector: the
+    # element loop multiplied it in once per element (3 ** 7 instead of 3). Fixed: a reduction
+    # of 0-d values joins only a group of 0-d values (legality rule 2).
+    [("setup", 7, (1, 1), ("bool", "int32", "bool", "bool", "bool", "bool")),
+     ("axis_reduce", "argmax", "a1", "a1"), ("reduce", "prod", "a0", "a1", True)],
+    # A fill from a packed Future of bool (matmul copies its one-element operand) made a
+    # Legate Scalar of NumPy's bool scalar, which it refuses: ValueError with fusion on only.
+    [("setup", 1, (1, 1), ("bool",) * 6), ("unary", "absolute", "a0", "a0"),
+     ("matmul", "a0", "a0", "a0", 1)],
 ]

@@ -42,3 +42,15 @@ def test_median_along_each_axis(session: Session, shape: tuple[int, ...]) -> Non
             numpy.testing.assert_array_equal(
                 numpy.asarray(num.median(array, axis=axis, keepdims=keepdims)),
                 numpy.median(values, axis=axis, keepdims=keepdims))
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int32", "int64", "float32", "float64"])
+def test_a_one_element_result_of_every_dtype_copied(session: Session, dtype: str) -> None:
+    # Found by the fuzzer: matmul copies its one-element operand (a fill from the Future a
+    # fused task returned with another); Legate's Scalar refused NumPy's bool scalar.
+    a = num.array(numpy.array([1, 0], dtype=dtype))
+    b = num.absolute(a[:1])
+    c = num.absolute(a[1:])  # a fused task with two one-element outputs
+    product = b.reshape(1, 1) @ c.reshape(1, 1)
+    want = numpy.array([[1]], dtype=dtype) @ numpy.array([[0]], dtype=dtype)
+    numpy.testing.assert_array_equal(numpy.asarray(product), want)

@@ -10,7 +10,9 @@ std::string arg_text(const ir::Arg& arg) { return "store " + std::to_string(arg.
 std::optional<std::string> GroupState::check_shape(const ir::Task& task) const
 {
   std::int32_t shape = -1;
+  bool reduces       = false;
   for (const auto& arg : task.args) {
+    reduces           = reduces || arg.privilege == ir::Privilege::Reduce;
     const auto& store = window_.stores[static_cast<std::size_t>(arg.store)];
     if (store.value) {
       continue;
@@ -30,7 +32,16 @@ std::optional<std::string> GroupState::check_shape(const ir::Task& task) const
     }
   }
   if (shape == -1) {
-    return std::nullopt;  // computes on 0-d values only: joins as a prologue
+    // Computes on 0-d values only: joins as a prologue, which an element loop repeats. That
+    // is harmless for element-wise operations, not for a reduction (each repetition, and
+    // each point task, would contribute once more).
+    if (reduces && shape_class_ != -1) {
+      return "reduction of 0-d values in a group that iterates over an array";
+    }
+    return std::nullopt;
+  }
+  if (reduces_values_) {
+    return "the group reduces 0-d values, which an element loop would repeat";
   }
   if (!task.aligned) {
     return "arguments not aligned";
@@ -100,6 +111,13 @@ std::optional<std::string> GroupState::why_not(const ir::Task& task) const
 void GroupState::add(const ir::Task& task)
 {
   ++tasks_;
+  bool partitioned = false;
+  bool reduces     = false;
+  for (const auto& arg : task.args) {
+    partitioned = partitioned || !window_.stores[static_cast<std::size_t>(arg.store)].value;
+    reduces     = reduces || arg.privilege == ir::Privilege::Reduce;
+  }
+  reduces_values_ = reduces_values_ || (reduces && !partitioned);
   for (const auto& arg : task.args) {
     const auto& store = window_.stores[static_cast<std::size_t>(arg.store)];
     if (!store.value && shape_class_ == -1) {

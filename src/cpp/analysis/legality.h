@@ -18,7 +18,7 @@ class GroupState {
   // Why `task` may not join the group (nullopt: it may). The rules of DESIGN.md:
   //  1. the task is liftable;
   //  2. its partitioned arguments are aligned, not empty, and iterate over the group's shape,
-  //     or it only computes on 0-d values;
+  //     or it only computes on 0-d values (and then reduces only in a group of 0-d values);
   //  3. a root written in the group is accessed only through the view it was written through;
   //  4. a root the task writes was read in the group only through the view it writes through;
   //  5. a reduction target is not otherwise accessed, and further reductions into it use the
@@ -36,6 +36,7 @@ class GroupState {
   const ir::Window& window_;
   std::int32_t tasks_{};
   std::int32_t shape_class_{-1};
+  bool reduces_values_{};  // a task of the group reduces 0-d values only
   std::unordered_map<std::int32_t, std::int32_t> written_view_;  // root -> view
   std::unordered_map<std::int32_t, std::unordered_set<std::int32_t>> read_views_;
   std::unordered_map<std::int32_t, std::pair<std::int32_t, std::int32_t>> reduced_;  // view, op

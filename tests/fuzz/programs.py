@@ -434,6 +434,8 @@ def run_unary(state: State, op: str, out: str, a: str) -> None:
     source = state.arrays[a]
     result = function(state.xp, source.data)
     root = None
+    if op == "floor" and source.data.dtype.kind != "f":
+        flags += " unlike_numpy"  # NumPy 2.4 keeps bool and integer dtypes, cuPyNumeric 26.06 not
     if op.startswith("to_") and result is source.data:
         # cuPyNumeric 26.06's astype to the array's own dtype returns the array itself (NumPy
         # copies): later writes to either show in both, in cuPyNumeric only.
@@ -669,7 +671,10 @@ def run_attach(state: State, out: str, a: str) -> None:
 def run_export(state: State, a: str, dunder: bool) -> None:
     source = state.arrays[a]
     view = source.data.__array__() if dunder else numpy.asarray(source.data)
-    state.exports.append(Value(view, source.fuse, source.numpy, source.root))
+    # cuPyNumeric 26.06 keeps a one-element array in a Future and exports a copy of it (NumPy
+    # a view): later writes show in NumPy's export only.
+    near = UNCHECKED if source.data.size == 1 else source.numpy
+    state.exports.append(Value(view, source.fuse, near, source.root))
 
 
 def run_read_numpy(state: State, which: str, index: int) -> None:

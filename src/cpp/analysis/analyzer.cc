@@ -22,10 +22,12 @@ void fill_bytes(const ir::Window& window, Plan& plan)
 std::vector<std::int64_t> signature(const ir::Window& window)
 {
   std::vector<std::int64_t> key;
-  key.reserve(window.stores.size() * 6 + window.tasks.size() * 12 + window.root_live.size() + 2);
+  key.reserve(window.stores.size() * 7 + window.tasks.size() * 12 + window.root_live.size() + 2);
   key.push_back(static_cast<std::int64_t>(window.stores.size()));
   for (const auto& store : window.stores) {
+    // Every fact of a store the legality rules read (an empty store never fuses).
     key.push_back(store.known ? (store.value ? 2 : 1) : 0);
+    key.push_back(store.empty ? 1 : 0);
     key.push_back(store.root);
     key.push_back(store.view);
     key.push_back(store.shape_class);

@@ -600,7 +600,12 @@ def run_solve(state: State, out: str, a: str, b: str, k: int) -> None:
     matrix = fit(xp, left, (k, k)).astype("float64") + xp.eye(k) * (2 * k + 2)
     matrix = xp.where(xp.isfinite(matrix), matrix, 1.0)
     vector = fit(xp, right, (k,)).astype("float64")
-    state.arrays[out] = derive(xp.linalg.solve(matrix, vector), left, right, flags="approx")
+    solution = xp.linalg.solve(matrix, vector)
+    # cuPyNumeric 26.06 itself aborts (Legion: "IndexPartition ... does not have the same type
+    # as the parent index space") in a cumsum of a solution or of arrays computed from it: the
+    # programs go on with a copy made through NumPy.
+    solution = xp.array(numpy.asarray(solution))
+    state.arrays[out] = derive(solution, left, right, flags="approx")
 
 
 def run_matmul(state: State, out: str, a: str, b: str, k: int) -> None:

@@ -5,14 +5,22 @@ namespace {
 
 std::string arg_text(const ir::Arg& arg) { return "store " + std::to_string(arg.store); }
 
+bool reduces(const ir::Task& task)
+{
+  for (const auto& arg : task.args) {
+    if (arg.privilege == ir::Privilege::Reduce) {
+      return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 std::optional<std::string> GroupState::check_shape(const ir::Task& task) const
 {
   std::int32_t shape = -1;
-  bool reduces       = false;
   for (const auto& arg : task.args) {
-    reduces           = reduces || arg.privilege == ir::Privilege::Reduce;
     const auto& store = window_.stores[static_cast<std::size_t>(arg.store)];
     if (store.value) {
       continue;
@@ -35,7 +43,7 @@ std::optional<std::string> GroupState::check_shape(const ir::Task& task) const
     // Computes on 0-d values only: joins as a prologue, which an element loop repeats. That
     // is harmless for element-wise operations, not for a reduction (each repetition, and
     // each point task, would contribute once more).
-    if (reduces && shape_class_ != -1) {
+    if (reduces(task) && shape_class_ != -1) {
       return "reduction of 0-d values in a group that iterates over an array";
     }
     return std::nullopt;
@@ -112,12 +120,10 @@ void GroupState::add(const ir::Task& task)
 {
   ++tasks_;
   bool partitioned = false;
-  bool reduces     = false;
   for (const auto& arg : task.args) {
     partitioned = partitioned || !window_.stores[static_cast<std::size_t>(arg.store)].value;
-    reduces     = reduces || arg.privilege == ir::Privilege::Reduce;
   }
-  reduces_values_ = reduces_values_ || (reduces && !partitioned);
+  reduces_values_ = reduces_values_ || (!partitioned && reduces(task));
   for (const auto& arg : task.args) {
     const auto& store = window_.stores[static_cast<std::size_t>(arg.store)];
     if (!store.value && shape_class_ == -1) {

@@ -31,15 +31,16 @@ struct Block {
 // The block of this point task: the intersection of its partitioned stores' domains. All are
 // aligned, but a promoted (broadcast) store's domain spans the whole extent of each dimension
 // it was promoted along, whatever the launch's tile: only the intersection is this point's.
-Block iteration_block(const std::vector<legate::PhysicalStore>& stores)
+Block iteration_block(const std::vector<legate::PhysicalStore>& stores,
+                      const std::vector<legate::Domain>& domains)
 {
   Block block;
   bool partitioned = false;
-  for (const auto& store : stores) {
-    if (store.dim() == 0) {
+  for (std::size_t i = 0; i < stores.size(); ++i) {
+    if (stores[i].dim() == 0) {
       continue;
     }
-    const legate::Domain domain = store.domain();
+    const legate::Domain& domain = domains[i];
     if (!partitioned) {
       partitioned = true;
       block.ndim  = domain.get_dim();
@@ -70,7 +71,8 @@ Block iteration_block(const std::vector<legate::PhysicalStore>& stores)
 }
 
 // `store`'s local memory as the kernel sees it: the address of the block's first element.
-legate_fuse_array describe_block(const legate::PhysicalStore& store, const Block& block)
+legate_fuse_array describe_block(const legate::PhysicalStore& store, const legate::Domain& domain,
+                                 const Block& block)
 {
   legate_fuse_array array{};
   const legate::InlineAllocation allocation = store.get_inline_allocation();
@@ -80,7 +82,6 @@ legate_fuse_array describe_block(const legate::PhysicalStore& store, const Block
     return array;
   }
   // The allocation's pointer addresses the store's domain's first element.
-  const legate::Domain domain = store.domain();
   for (std::size_t d = 0; d < allocation.strides.size(); ++d) {
     array.strides[d] = static_cast<std::int64_t>(allocation.strides[d]);
     array.data += (block.lo[d] - domain.lo()[d]) * array.strides[d];
@@ -100,13 +101,18 @@ Block local_block(legate::TaskContext& context)
   for (std::uint32_t i = 0; i < context.num_reductions(); ++i) {
     stores.push_back(context.reduction(i).data());
   }
-  Block block = iteration_block(stores);
+  std::vector<legate::Domain> domains;
+  domains.reserve(stores.size());
+  for (const auto& store : stores) {
+    domains.push_back(store.dim() == 0 ? legate::Domain{} : store.domain());
+  }
+  Block block = iteration_block(stores, domains);
   if (block.volume == 0) {
     return block;
   }
   block.arrays.reserve(stores.size());
-  for (const auto& store : stores) {
-    block.arrays.push_back(describe_block(store, block));
+  for (std::size_t i = 0; i < stores.size(); ++i) {
+    block.arrays.push_back(describe_block(stores[i], domains[i], block));
   }
   return block;
 }

@@ -27,4 +27,22 @@ REGRESSIONS: list[Program] = [
     # Legate Scalar of NumPy's bool scalar, which it refuses: ValueError with fusion on only.
     [("setup", 1, (1, 1), ("bool",) * 6), ("unary", "absolute", "a0", "a0"),
      ("matmul", "a0", "a0", "a0", 1)],
+    # The model of cuPyNumeric against NumPy (each failed before its rule in programs.py):
+    # floor of integers returns a view in cuPyNumeric 26.06;
+    [("setup", 7, (2, 1000), ("float32", "int32", "int64", "int32", "int64", "float32")),
+     ("unary", "floor", "a2", "a1"), ("augment", "+=", "a2", 3)],
+    # a float32 sum (close to NumPy's within single precision) scales a float64 matrix: LOOSE;
+    [("setup", 257, (16, 16), ("float64", "bool", "float32", "int64", "int32", "float64")),
+     ("reduce", "sum", "a5", "a2", True)],
+    # max ignores NaN in cuPyNumeric 26.06, and sort leaves NaN in place;
+    [("setup", 1000, (3, 257), ("int32", "float32", "float32", "bool", "float32", "float32")),
+     ("unary", "sqrt", "a3", "a1"), ("read", "max", "a3", 39)],
+    [("setup", 256, (257, 3), ("int32", "int64", "int32", "float64", "float32", "float32")),
+     ("unary", "log", "a4", "a5"), ("sort", "a2", "a4")],
+    # reshape merging two dimensions longer than 1 copies in cuPyNumeric 26.06;
+    [("setup", 255, (257, 3), ("int64", "float64", "float32", "int64", "float32", "int32")),
+     ("view", "reshape", "a4", "a2"), ("mask_assign", "a4", "a4", 0)],
+    # a float16 sum (arctan2 of bools) accumulates in its own order.
+    [("setup", 7, (16, 16), ("int64", "int32", "int64", "bool", "float64", "bool")),
+     ("binary", "arctan2", "a4", "a5", "a5"), ("read", "sum", "a4", 17)],
 ]

@@ -41,7 +41,7 @@ from hypothesis import HealthCheck, example, given, seed, settings
 import legate_fuse
 
 from . import conftest
-from .programs import BITWISE, CLOSE, Program, Value, programs, run, source
+from .programs import BITWISE, CLOSE, LOOSE, Program, Value, programs, run, source
 from .regressions import REGRESSIONS
 
 # Hypothesis seeds NumPy's global generator, which Legate warns about (ranks could diverge);
@@ -96,27 +96,32 @@ def bits(value: Any) -> bytes:
 
 def check_fusion(got: Any, want: Value, what: str) -> None:
     a, b = same_kind(got, want.data, what)
-    if want.fuse == BITWISE or (want.fuse == CLOSE and a.dtype.kind not in "fc"):
+    if want.fuse == BITWISE or (want.fuse in (CLOSE, LOOSE) and a.dtype.kind not in "fc"):
         assert bits(got) == bits(want.data), \
             f"{what} differs bitwise:\n  fused   {a!r}\n  unfused {b!r}"
-    elif want.fuse == CLOSE:
-        numpy.testing.assert_allclose(a, b, rtol=REDUCTION_RTOL[a.dtype],
-                                      atol=REDUCTION_ATOL[a.dtype], equal_nan=True,
+    elif want.fuse in (CLOSE, LOOSE):
+        precision = F32 if want.fuse == LOOSE else a.dtype
+        numpy.testing.assert_allclose(a, b, rtol=REDUCTION_RTOL[precision],
+                                      atol=REDUCTION_ATOL[precision], equal_nan=True,
                                       err_msg=f"{what} (after a fused reduction)")
 
 
-def check_numpy(got: Value, want: Any, what: str) -> None:
-    if got.numpy > CLOSE:
+def check_numpy(got: Value, reference: Value, what: str) -> None:
+    # Each run may know what the other cannot see without a read (NaN in NumPy's arrays).
+    level = max(got.numpy, reference.numpy)
+    if level > LOOSE:
         return
+    want = reference.data
     if as_array(got.data).dtype != as_array(want).dtype:
         conftest.COUNTS["numpy_dtype_differs"] += 1  # cuPyNumeric's type promotion differs
         return
     a, b = same_kind(got.data, want, what)
-    if got.numpy == BITWISE or a.dtype.kind not in "fc":
+    if level == BITWISE or a.dtype.kind not in "fc":
         numpy.testing.assert_array_equal(a, b, err_msg=what)
     else:
-        numpy.testing.assert_allclose(a, b, rtol=NUMPY_RTOL[a.dtype], atol=NUMPY_ATOL[a.dtype],
-                                      equal_nan=True, err_msg=what)
+        precision = F32 if level == LOOSE else a.dtype
+        numpy.testing.assert_allclose(a, b, rtol=NUMPY_RTOL[precision],
+                                      atol=NUMPY_ATOL[precision], equal_nan=True, err_msg=what)
 
 
 def compare(program: Program) -> None:
@@ -145,7 +150,7 @@ def compare(program: Program) -> None:
         return
     try:
         for name, got in unfused.items():
-            check_numpy(got, reference[name].data, f"{name} vs NumPy; {where}")
+            check_numpy(got, reference[name], f"{name} vs NumPy; {where}")
     except AssertionError as error:
         if not NUMPY_REPORT:
             raise

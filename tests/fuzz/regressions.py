@@ -27,6 +27,11 @@ REGRESSIONS: list[Program] = [
     # Legate Scalar of NumPy's bool scalar, which it refuses: ValueError with fusion on only.
     [("setup", 1, (1, 1), ("bool",) * 6), ("unary", "absolute", "a0", "a0"),
      ("matmul", "a0", "a0", "a0", 1)],
+    # A 0-d array over NumPy memory (attached: a region, not a Future) joined a group iterating
+    # over a (1, 3) product as a 0-d value; the element loop re-read it after writing it, so
+    # a1 *= a1 squared it once per element. Fixed: only a Future is a 0-d value (window.cc).
+    [("setup", 1, (3, 257), ("bool", "bool", "bool", "int32", "bool", "bool")),
+     ("attach", "a1", "a3"), ("matmul", "a0", "a0", "a2", 1), ("augment", "*=", "a1", "a1")],
     # The model of cuPyNumeric against NumPy (each failed before its rule in programs.py):
     # floor of integers returns a view in cuPyNumeric 26.06;
     [("setup", 7, (2, 1000), ("float32", "int32", "int64", "int32", "int64", "float32")),

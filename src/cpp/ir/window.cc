@@ -83,7 +83,9 @@ Window build_window(const std::vector<std::string>& descriptions,
     const auto desc = parse_store_desc(text);
     if (desc && !desc->unbound) {
       ref.known = true;
-      ref.value = desc->shape.empty();
+      // A 0-d store in a region (NumPy memory attached with asarray) is data a kernel
+      // addresses in its element loop, like any array; only a Future is read once, as a value.
+      ref.value = desc->shape.empty() && desc->kind == StoreDesc::Kind::Future;
       ref.root  = roots(desc->root_key());
       // Every view of a Future (one element: promoted or broadcast at most) addresses that
       // element, so for the dependence rules they are one view.

@@ -23,7 +23,7 @@ enum class Privilege : std::int32_t { Read = 0, Write = 1, ReadWrite = 2, Reduce
 // two windows that differ only in which arrays they touch get the same numbers.
 struct StoreRef {
   bool known{};  // false: the description could not be read; its tasks stay opaque
-  bool value{};  // 0-d: a Future-like value, not partitioned data
+  bool value{};  // a 0-d Future: one value, which a kernel reads once, before its loop
   std::int32_t root{-1};
   std::int32_t view{-1};
   std::int32_t shape_class{-1};

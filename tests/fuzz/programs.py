@@ -685,10 +685,15 @@ def run_scatter(state: State, target: str, b: Any, count: int, add: bool) -> Non
         raise IndexError("0-d")
     indices = _unique(state.xp, count, array.shape[0])
     shape = array[indices].shape
+    source = fit(state.xp, right, shape)
+    if _overlap(value, right) and hasattr(source, "shape"):
+        # cuPyNumeric 26.06 itself, on two CPUs, aborts (Realm: "Point ... index == 0") in
+        # b[indices] = b[:k] when b is (a copy of) a sort result: the source goes through NumPy.
+        source = state.xp.array(numpy.asarray(source))
     if add:
-        array[indices] += fit(state.xp, right, shape)
+        array[indices] += source
     else:
-        array[indices] = fit(state.xp, right, shape)
+        array[indices] = source
     flags = ("unsafe " if add else "") + _overlap(value, right)
     _mark_written(state, target, derive(array, value, right, flags=flags, root=value.root))
 

@@ -80,7 +80,8 @@ class State:
 # Each entry: (function, flags). Flags: "approx" NumPy rounds differently (floating point),
 # "discrete" the result jumps with its input, "unsafe" cuPyNumeric may differ from NumPy
 # (overflow, division by zero, casts of NaN/inf to integers), "nan_order" cuPyNumeric 26.06
-# orders NaN unlike NumPy (max and min ignore it, maximum(x, nan) is x, sort leaves it in place).
+# orders NaN unlike NumPy (max and min ignore it, maximum(x, nan) is x, sort leaves it in place),
+# "nonfinite" cuPyNumeric 26.06 differs on NaN or inf operands (inf // 2 is inf, NumPy's NaN).
 
 def _astype(dtype: str) -> Callable[[Any, Any], Any]:
     return lambda xp, a: a.astype(dtype)
@@ -112,7 +113,7 @@ BINARY: dict[str, tuple[Callable[[Any, Any, Any], Any], str]] = {
     "subtract": (lambda xp, a, b: a - b, ""),
     "multiply": (lambda xp, a, b: a * b, "unsafe"),
     "true_divide": (lambda xp, a, b: a / b, ""),
-    "floor_divide": (lambda xp, a, b: a // divisor(xp, a, b), "discrete unsafe"),
+    "floor_divide": (lambda xp, a, b: a // divisor(xp, a, b), "discrete unsafe nonfinite"),
     "remainder": (lambda xp, a, b: a % divisor(xp, a, b), "discrete unsafe"),
     "maximum": (lambda xp, a, b: xp.maximum(a, b), "nan_order"),
     "minimum": (lambda xp, a, b: xp.minimum(a, b), "nan_order"),
@@ -136,7 +137,7 @@ AUGMENTED: dict[str, Callable[[Any, Any, Any], Any]] = {
     "//=": lambda xp, a, b: operator.ifloordiv(a, divisor(xp, a, b)),
     "|=": lambda xp, a, b: operator.ior(a, b),
 }
-AUGMENTED_FLAGS = {"*=": "unsafe", "//=": "discrete unsafe", "|=": ""}
+AUGMENTED_FLAGS = {"*=": "unsafe", "//=": "discrete unsafe nonfinite", "|=": ""}
 # Scalar reductions: the fused ones (and those cuPyNumeric builds of fused ones, mean and var).
 REDUCTIONS: dict[str, Callable[[Any, Any], Any]] = {
     "sum": lambda xp, a: xp.sum(a),
@@ -405,7 +406,9 @@ def derive(data: Any, *inputs: Any, flags: str = "", root: object | None = None)
         near = UNCHECKED  # NumPy copies an overlapping source first, cuPyNumeric does not
     if "unlike_numpy" in flags:
         near = UNCHECKED  # cuPyNumeric itself gives another result than NumPy
-    if "nan_order" in flags and _holds_nan(inputs):
+    if "nan_order" in flags and _holds(inputs, numpy.isnan):
+        near = UNCHECKED
+    if "nonfinite" in flags and _holds(inputs, lambda a: ~numpy.isfinite(a)):
         near = UNCHECKED
     if _carries_single_precision(data, values, "fuse"):
         fuse = max(fuse, LOOSE)
@@ -422,16 +425,27 @@ def _carries_single_precision(data: Any, values: list[Value], level: str) -> boo
                and v.data.dtype.kind == "f" and v.data.dtype.itemsize < bits for v in values)
 
 
-def _holds_nan(inputs: tuple[Any, ...]) -> bool:
-    """Whether an input holds NaN, as far as can be seen without reading cuPyNumeric arrays
-    (a read would flush, and change the program under test): the NumPy run sees all of them,
-    and its levels count with the cuPyNumeric run's (test_differential.check_numpy)."""
+def _holds(inputs: tuple[Any, ...], test: Callable[[Any], Any]) -> bool:
+    """Whether a floating-point input holds a value that passes `test` (NaN, inf), as far as
+    can be seen without reading cuPyNumeric arrays (a read would flush, and change the program
+    under test): the NumPy run sees all of them, and its levels count with the cuPyNumeric
+    run's (test_differential.check_numpy)."""
     for value in inputs:
         data = value.data if isinstance(value, Value) else value
         if isinstance(data, float | numpy.ndarray | numpy.generic) and \
-                numpy.asarray(data).dtype.kind in "fc" and numpy.isnan(data).any():
+                numpy.asarray(data).dtype.kind in "fc" and numpy.any(test(data)):
             return True
     return False
+
+
+def _ties(op: str, a: Any) -> bool:
+    """Whether the extreme value an arg-reduction looks for occurs twice (seen in NumPy arrays
+    only, as _holds): on two CPUs cuPyNumeric 26.06 may return another than the first."""
+    if not isinstance(a, numpy.ndarray) or a.size == 0 or a.ndim == 0:
+        return False
+    axis = {"argmax": None, "argmax0": 0, "argmin_last": -1}[op]
+    best = (a.max if "max" in op else a.min)(axis=axis, keepdims=True)
+    return bool(((a == best).sum(axis=axis) > 1).any())
 
 
 def _all_float(data: Any, values: list[Value]) -> bool:
@@ -626,6 +640,8 @@ def run_axis_reduce(state: State, op: str, out: str, a: str) -> None:
     flags = "discrete" if op.startswith("arg") else "approx unsafe"
     if op.startswith("arg") and source.data.dtype == bool:
         flags += " unlike_numpy"  # cuPyNumeric 26.06: argmax of all-False bools can be INT64_MIN
+    if op.startswith("arg") and _ties(op, source.data):
+        flags += " unlike_numpy"
     if op == "median" or op.startswith("max"):
         flags = ""  # order statistics: exact
     if op == "quantile":

@@ -32,6 +32,10 @@ REGRESSIONS: list[Program] = [
     # a1 *= a1 squared it once per element. Fixed: only a Future is a 0-d value (window.cc).
     [("setup", 1, (3, 257), ("bool", "bool", "bool", "int32", "bool", "bool")),
      ("attach", "a1", "a3"), ("matmul", "a0", "a0", "a2", 1), ("augment", "*=", "a1", "a1")],
+    # On two CPUs a group over a (1000,) mask also converted 0.5 to bool (a 0-d Future); each
+    # point wrote its own, and putmask on point 1 read a value its group never gave: False.
+    # Fixed: such a value joins a group iterating over an array only if nothing reads it after.
+    [("setup", 1000, (2, 1000), ("bool",) * 6), ("mask_assign", "a0", "a2", 0.5)],
     # The model of cuPyNumeric against NumPy (each failed before its rule in programs.py):
     # floor of integers returns a view in cuPyNumeric 26.06;
     [("setup", 7, (2, 1000), ("float32", "int32", "int64", "int32", "int64", "float32")),

@@ -90,3 +90,34 @@ def test_broadcast_operands_split_across_two_cpus() -> None:
                  LEGATE_CONFIG=TWO_CPUS + " --min-cpu-chunk 512")
     assert result.returncode == 0, result.stderr[-3000:]
     assert "ok" in result.stdout
+
+
+VALUE_WRITTEN_FOR_A_LATER_TASK = """
+import numpy, cupynumeric as np
+rng = numpy.random.default_rng(11)
+host = rng.random(1000) < 0.5
+flags = rng.random((2, 1000)) < 0.5
+for dtype in (bool, numpy.float32):
+    a = np.array(host.astype(dtype)).copy()
+    f = np.array(flags).copy()
+    float(np.sum(a))
+    # The mask and the conversion of 0.5 to a's dtype (a 0-d value) are computed together;
+    # putmask, on every point, then reads the value.
+    a[f.reshape(-1)[:1000] > 0] = 0.5
+    want = host.astype(dtype)
+    want[flags.reshape(-1)[:1000] > 0] = 0.5
+    assert (numpy.asarray(a) == want).all(), (dtype, numpy.nonzero(numpy.asarray(a) != want))
+print("ok")
+"""
+
+
+def test_a_0d_value_written_by_a_group_and_read_later_on_two_cpus() -> None:
+    """A group iterating over an array on two points must not write a 0-d value that a later
+    task reads: each point writes its own Future, and the later task on point 1 read a value
+    that was never its group's (putmask then wrote False). Found by the fuzzer."""
+    import sys
+
+    result = run([sys.executable, "-c", VALUE_WRITTEN_FOR_A_LATER_TASK], LEGATE_FUSE="1",
+                 LEGATE_CONFIG=TWO_CPUS + " --min-cpu-chunk 512")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "ok" in result.stdout

@@ -39,24 +39,24 @@ Plan group_tasks(const ir::Window& window)
     const auto& task = window.tasks[static_cast<std::size_t>(index)];
     std::optional<std::string> reason;
     if (state) {
-      reason = state->why_not(task);
+      reason = state->why_not(index);
     }
     if (reason) {
       close("task " + std::to_string(index) + ": " + *reason);
     }
-    if (!task.liftable() || GroupState{window}.why_not(task)) {
+    if (!task.liftable() || GroupState{window}.why_not(index)) {
       // Not fusible even on its own (opaque, unknown store, unaligned...).
       Group opaque;
       opaque.kind       = Group::Kind::Opaque;
       opaque.tasks      = {index};
-      opaque.end_reason = *GroupState{window}.why_not(task);
+      opaque.end_reason = *GroupState{window}.why_not(index);
       plan.groups.push_back(std::move(opaque));
       continue;
     }
     if (!state) {
       state.emplace(window);
     }
-    state->add(task);
+    state->add(index);
     current.tasks.push_back(index);
     if (only_values(window, task)) {
       current.prologue.push_back(index);

@@ -14,22 +14,6 @@ const ir::StoreRef& store_of(const ir::Window& window, const ir::Arg& arg)
   return window.stores[static_cast<std::size_t>(arg.store)];
 }
 
-// The last task of the window that accesses each root (-1: none). Groups are consecutive runs
-// of tasks, so a root is accessed after a group exactly when its last access comes later.
-std::vector<std::int32_t> last_access(const ir::Window& window)
-{
-  std::vector<std::int32_t> last(static_cast<std::size_t>(window.num_roots), -1);
-  for (std::int32_t t = 0; t < static_cast<std::int32_t>(window.tasks.size()); ++t) {
-    for (const auto& arg : window.tasks[static_cast<std::size_t>(t)].args) {
-      const auto root = store_of(window, arg).root;
-      if (root >= 0) {
-        last[static_cast<std::size_t>(root)] = t;
-      }
-    }
-  }
-  return last;
-}
-
 // Removes dead tasks (backwards: a task lives if something live needs one of its results).
 void remove_dead_tasks(const ir::Window& window, const RootSet& live_after, Group& group)
 {
@@ -79,8 +63,9 @@ void add_arg(std::vector<FusedArg>& args, std::unordered_map<std::int64_t, std::
   args.push_back(FusedArg{arg.store, privilege, arg.redop});
 }
 
-void resolve_group(const ir::Window& window, const std::vector<std::int32_t>& last_access,
-                   Group& group)
+// Groups are consecutive runs of tasks, so a root is accessed after a group exactly when its
+// last access comes later.
+void resolve_group(const ir::Window& window, Group& group)
 {
   std::int32_t group_end = -1;
   for (const auto task : group.tasks) {
@@ -98,7 +83,7 @@ void resolve_group(const ir::Window& window, const std::vector<std::int32_t>& la
   RootSet live_after;
   for (const auto& [root, store] : written) {
     if (window.root_live[static_cast<std::size_t>(root)] ||
-        last_access[static_cast<std::size_t>(root)] > group_end) {
+        window.root_last_task[static_cast<std::size_t>(root)] > group_end) {
       live_after.insert(root);
     }
   }
@@ -149,10 +134,9 @@ void resolve_group(const ir::Window& window, const std::vector<std::int32_t>& la
 
 void resolve_liveness(const ir::Window& window, Plan& plan)
 {
-  const auto last = last_access(window);
   for (auto& group : plan.groups) {
     if (group.kind != Group::Kind::Opaque) {
-      resolve_group(window, last, group);
+      resolve_group(window, group);
     }
   }
 }

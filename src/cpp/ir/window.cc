@@ -112,6 +112,15 @@ Window build_window(const std::vector<std::string>& descriptions,
     }
   }
   window.tasks = decode_tasks(encoded_tasks, window.stores.size());
+  window.root_last_task.assign(static_cast<std::size_t>(window.num_roots), -1);
+  for (std::int32_t t = 0; t < static_cast<std::int32_t>(window.tasks.size()); ++t) {
+    for (const auto& arg : window.tasks[static_cast<std::size_t>(t)].args) {
+      const auto root = window.stores[static_cast<std::size_t>(arg.store)].root;
+      if (root >= 0) {
+        window.root_last_task[static_cast<std::size_t>(root)] = t;
+      }
+    }
+  }
   return window;
 }
 

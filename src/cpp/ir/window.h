@@ -51,7 +51,8 @@ struct Task {
 struct Window {
   std::vector<StoreRef> stores;
   std::vector<Task> tasks;
-  std::vector<bool> root_live;  // per root: observable from outside the window
+  std::vector<bool> root_live;               // per root: observable from outside the window
+  std::vector<std::int32_t> root_last_task;  // per root: the last task accessing it (-1: none)
   std::int32_t num_roots{};
   std::int32_t num_views{};
 };

@@ -112,9 +112,10 @@ print("ok")
 
 
 def test_a_0d_value_written_by_a_group_and_read_later_on_two_cpus() -> None:
-    """A group iterating over an array on two points must not write a 0-d value that a later
-    task reads: each point writes its own Future, and the later task on point 1 read a value
-    that was never its group's (putmask then wrote False). Found by the fuzzer."""
+    """A group iterating over an array on two points must not write a 0-d value that a task
+    after the group reads: each point writes its own Future, and putmask on point 1 read a
+    value its group never gave (it wrote False). The task writing it runs alone. Found by the
+    fuzzer."""
     import sys
 
     result = run([sys.executable, "-c", VALUE_WRITTEN_FOR_A_LATER_TASK], LEGATE_FUSE="1",

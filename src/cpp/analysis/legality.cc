@@ -17,15 +17,8 @@ bool reduces(const ir::Task& task)
 
 }  // namespace
 
-bool GroupState::observed_after(std::int32_t root, std::int32_t index) const
+std::optional<std::string> GroupState::check_shape(const ir::Task& task) const
 {
-  const auto r = static_cast<std::size_t>(root);
-  return window_.root_live[r] || window_.root_last_task[r] > index;
-}
-
-std::optional<std::string> GroupState::check_shape(std::int32_t index) const
-{
-  const auto& task   = window_.tasks[static_cast<std::size_t>(index)];
   std::int32_t shape = -1;
   for (const auto& arg : task.args) {
     const auto& store = window_.stores[static_cast<std::size_t>(arg.store)];
@@ -53,23 +46,10 @@ std::optional<std::string> GroupState::check_shape(std::int32_t index) const
     if (reduces(task) && shape_class_ != -1) {
       return "reduction of 0-d values in a group that iterates over an array";
     }
-    if (shape_class_ != -1) {
-      for (const auto& arg : task.args) {
-        const auto root = window_.stores[static_cast<std::size_t>(arg.store)].root;
-        if (ir::writes(arg.privilege) && observed_after(root, index)) {
-          return "writes a 0-d value read after it, in a group that iterates over an array";
-        }
-      }
-    }
     return std::nullopt;
   }
   if (reduces_values_) {
     return "the group reduces 0-d values, which an element loop would repeat";
-  }
-  for (const auto root : written_values_) {
-    if (observed_after(root, index)) {
-      return "the group writes a 0-d value read after this task, which each point would write";
-    }
   }
   if (!task.aligned) {
     return "arguments not aligned";
@@ -115,9 +95,8 @@ std::optional<std::string> GroupState::check_arg(const ir::Arg& arg) const
   return std::nullopt;
 }
 
-std::optional<std::string> GroupState::why_not(std::int32_t index) const
+std::optional<std::string> GroupState::why_not(const ir::Task& task) const
 {
-  const auto& task = window_.tasks[static_cast<std::size_t>(index)];
   if (!task.liftable()) {
     return "opaque task";  // rule 1
   }
@@ -126,7 +105,7 @@ std::optional<std::string> GroupState::why_not(std::int32_t index) const
       return "unknown " + arg_text(arg);
     }
   }
-  if (auto reason = check_shape(index)) {  // rule 2
+  if (auto reason = check_shape(task)) {  // rule 2
     return reason;
   }
   for (const auto& arg : task.args) {  // rules 3, 4, 5
@@ -137,9 +116,8 @@ std::optional<std::string> GroupState::why_not(std::int32_t index) const
   return std::nullopt;
 }
 
-void GroupState::add(std::int32_t index)
+void GroupState::add(const ir::Task& task)
 {
-  const auto& task = window_.tasks[static_cast<std::size_t>(index)];
   ++tasks_;
   bool partitioned = false;
   for (const auto& arg : task.args) {
@@ -148,9 +126,6 @@ void GroupState::add(std::int32_t index)
   reduces_values_ = reduces_values_ || (!partitioned && reduces(task));
   for (const auto& arg : task.args) {
     const auto& store = window_.stores[static_cast<std::size_t>(arg.store)];
-    if (!partitioned && ir::writes(arg.privilege)) {
-      written_values_.push_back(store.root);
-    }
     if (!store.value && shape_class_ == -1) {
       shape_class_ = store.shape_class;
     }

@@ -18,32 +18,25 @@ class GroupState {
   // Why `task` may not join the group (nullopt: it may). The rules of DESIGN.md:
   //  1. the task is liftable;
   //  2. its partitioned arguments are aligned, not empty, and iterate over the group's shape,
-  //     or it only computes on 0-d values (and then reduces only in a group of 0-d values, and
-  //     writes a 0-d value that is read after it only in a group of 0-d values);
+  //     or it only computes on 0-d values (and then reduces only in a group of 0-d values);
   //  3. a root written in the group is accessed only through the view it was written through;
   //  4. a root the task writes was read in the group only through the view it writes through;
   //  5. a reduction target is not otherwise accessed, and further reductions into it use the
   //     same view and operator;
   //  6. distinct roots never overlap (holds by construction of root identity).
-  // `index`: the task's position in the window.
-  [[nodiscard]] std::optional<std::string> why_not(std::int32_t index) const;
+  [[nodiscard]] std::optional<std::string> why_not(const ir::Task& task) const;
 
-  void add(std::int32_t index);
+  void add(const ir::Task& task);
   [[nodiscard]] bool empty() const { return tasks_ == 0; }
 
  private:
-  [[nodiscard]] std::optional<std::string> check_shape(std::int32_t index) const;
-  [[nodiscard]] bool observed_after(std::int32_t root, std::int32_t index) const;
+  [[nodiscard]] std::optional<std::string> check_shape(const ir::Task& task) const;
   [[nodiscard]] std::optional<std::string> check_arg(const ir::Arg& arg) const;
 
   const ir::Window& window_;
   std::int32_t tasks_{};
   std::int32_t shape_class_{-1};
   bool reduces_values_{};  // a task of the group reduces 0-d values only
-  // Roots of the 0-d values written by the group's tasks that compute on 0-d values only. A
-  // launch over several points has each point write them: Legate keeps one Future per point,
-  // and a later task on another point reads the value its own point wrote, not the group's.
-  std::vector<std::int32_t> written_values_;
   std::unordered_map<std::int32_t, std::int32_t> written_view_;  // root -> view
   std::unordered_map<std::int32_t, std::unordered_set<std::int32_t>> read_views_;
   std::unordered_map<std::int32_t, std::pair<std::int32_t, std::int32_t>> reduced_;  // view, op

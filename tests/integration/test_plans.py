@@ -91,19 +91,20 @@ def test_cg_iteration_groups(plans: list[PlanSummary]) -> None:
     (second,) = flushed(plans)
     assert not converged
     # Ap = 4p - p_n - p_s - p_w - p_e and sum(p * Ap): one group ending in the reduction.
-    # alpha = rsold / sum reads the reduction target (rule 5): a new group starts with alpha
-    # as its 0-d prologue, the x and r updates and sum(r * r). sqrt(rsnew) < tol reads that
-    # reduction: a third group of 0-d tasks. The read of its result flushed the window.
+    # alpha = rsold / sum reads the reduction target (rule 5). The program keeps alpha, a 0-d
+    # value that the group after it would write from each of its points: it runs alone. Then
+    # the x and r updates and sum(r * r). sqrt(rsnew) < tol reads that reduction: a group of
+    # 0-d tasks. The read of its result flushed the window.
     assert first.ops == ("BINARY_OP.MULTIPLY", "BINARY_OP.SUBTRACT", "BINARY_OP.SUBTRACT",
                          "BINARY_OP.SUBTRACT", "BINARY_OP.SUBTRACT", "BINARY_OP.MULTIPLY",
                          "SCALAR_UNARY_RED.SUM", "BINARY_OP.DIVIDE", "BINARY_OP.MULTIPLY",
                          "BINARY_OP.ADD", "BINARY_OP.MULTIPLY", "BINARY_OP.SUBTRACT",
                          "BINARY_OP.MULTIPLY", "SCALAR_UNARY_RED.SUM", "UNARY_OP.SQRT",
                          "BINARY_OP.LESS")
-    assert kinds_and_tasks(first) == [("fused", (0, 1, 2, 3, 4, 5, 6)),
-                                      ("fused", (7, 8, 9, 10, 11, 12, 13)),
-                                      ("fused", (14, 15))]
-    assert [t for _, _, t, _ in first.groups] == [5, 3, 1]
+    assert kinds_and_tasks(first) == [("fused", (0, 1, 2, 3, 4, 5, 6)), ("single", (7,)),
+                                      ("fused", (8, 9, 10, 11, 12, 13)), ("fused", (14, 15))]
+    assert "writes a 0-d value read after" in first.groups[1][3]
+    assert [t for _, _, t, _ in first.groups] == [5, 0, 3, 1]
     # beta = rsnew / rsold, then p = r + beta * p into the interior view: one group.
     assert second.ops == ("BINARY_OP.DIVIDE", "BINARY_OP.MULTIPLY", "BINARY_OP.ADD",
                           "UNARY_OP.COPY")

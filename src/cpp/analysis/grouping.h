@@ -7,8 +7,10 @@ namespace legate_fuse::analysis {
 
 // Greedy longest fusible prefix, repeated over the window (as Diffuse does): each task joins
 // the group being built if the legality rules allow, otherwise it closes the group. Opaque
-// tasks form groups of their own. Groups come out in program order, without liveness
-// information (see temporaries.h).
+// tasks form groups of their own. When a group that iterates over an array closes, a task of
+// it that computes on 0-d values only and writes a value read after the group runs alone (each
+// point of the group's launch would write its own Future of it). Groups come out in program
+// order, without liveness information (see temporaries.h).
 [[nodiscard]] Plan group_tasks(const ir::Window& window);
 
 }  // namespace legate_fuse::analysis

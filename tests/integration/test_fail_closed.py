@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import types
 from typing import Any
 
 import cupynumeric as num
@@ -15,7 +16,7 @@ import numpy
 import pytest
 
 import legate_fuse
-from legate_fuse import compat, fuser
+from legate_fuse import compat, fuser, liveness
 from legate_fuse.intercept import RuntimeProxy
 from legate_fuse.session import Session
 
@@ -182,3 +183,25 @@ def test_untrusted_reference_counts_run_everything_unfused() -> None:
     (warning,) = warnings_of(result.stderr)
     assert "count references" in warning
     assert "tasks fused 0" in result.stdout
+
+
+def test_the_reference_count_probe_rejects_borrowed_references(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    assert liveness.reference_counts_as_assumed()
+    # As an interpreter that borrows references would count them: no store looks referenced.
+    monkeypatch.setattr(liveness, "foreign_references", lambda stores, held: [])
+    assert not liveness.reference_counts_as_assumed()
+
+
+@pytest.mark.parametrize(("implementation", "version"),
+                         [("cpython", (3, 14)), ("cpython", (3, 10)), ("pypy", (3, 11))],
+                         ids=["cpython-3.14", "cpython-3.10", "pypy-3.11"])
+def test_untested_interpreters_are_not_trusted(monkeypatch: pytest.MonkeyPatch,
+                                               implementation: str,
+                                               version: tuple[int, int]) -> None:
+    # The probe itself passes here: only the interpreter's name and version tell.
+    interpreter = types.SimpleNamespace(
+        implementation=types.SimpleNamespace(name=implementation),
+        version_info=(*version, 0, "final", 0), getrefcount=sys.getrefcount)
+    monkeypatch.setattr(liveness, "sys", interpreter)
+    assert not liveness.reference_counts_as_assumed()

@@ -8,6 +8,7 @@ import cupynumeric as num
 import numpy
 import pytest
 
+import legate_fuse
 from legate_fuse.session import Session
 
 
@@ -19,6 +20,21 @@ def test_a_fill_from_the_second_reduction_of_a_window(session: Session) -> None:
     target[()] = product  # a fill whose value is the Future of `product`
     assert numpy.asarray(target)[0] == 8.0
     assert float(total) == 7.0
+
+
+def test_a_fill_from_a_packed_bool_future(session: Session) -> None:
+    # Legate's Scalar refuses NumPy's bool scalar: the proxy fills with the value as a 0-d
+    # array (found by the fuzzer through matmul, whose operand copies no longer take this path).
+    flags = num.array(numpy.array([True, False, True]))
+    legate_fuse.flush()
+    launches = session.stats.fused_launches
+    some = num.any(flags)
+    every = num.all(flags)  # fused with `some`: one task returning both, packed
+    target = num.zeros((1,), dtype=bool)
+    target[()] = every  # a fill whose value is the second of them
+    assert session.stats.fused_launches > launches
+    assert not numpy.asarray(target)[0]
+    assert bool(some)
 
 
 def test_one_element_arithmetic_copied_into_an_array(session: Session) -> None:

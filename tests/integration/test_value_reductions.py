@@ -32,3 +32,19 @@ def test_a_value_reduced_next_to_an_element_loop(session: Session, name: str, si
     fused = numpy.asarray(case(np, v, m))
     legate_fuse.flush()
     numpy.testing.assert_array_equal(fused, case(numpy, values, mask))
+
+
+@pytest.mark.parametrize("size", [7, 300])
+def test_a_value_reduced_after_an_element_loop(session: Session, size: int) -> None:
+    # The reduction of a 0-d value comes after a task over an array, in the same window: joined
+    # to its group, the element loop would multiply it in once per element (4 ** 7 for 4).
+    # Nothing else keeps it out: a reduction is not a write of a value read after the group.
+    values = numpy.arange(size, dtype=numpy.int32) % 5 + 1
+    v = np.array(values)
+    top = np.argmax(v)  # a 0-d value computed before the window
+    legate_fuse.flush()
+    doubled = v * 2
+    product = np.prod(top)
+    legate_fuse.flush()
+    assert int(product) == numpy.prod(numpy.argmax(values))
+    numpy.testing.assert_array_equal(numpy.asarray(doubled), values * 2)

@@ -51,6 +51,18 @@ def test_rule2_different_shapes_split() -> None:
     assert "shape" in plan.groups[0].end_reason
 
 
+def test_rule2_a_task_over_an_empty_array_is_not_fusible() -> None:
+    # Its launch runs no point: a 0-d value computed in its group would never be computed.
+    a, t, d = (region(20 + i, (0,)) for i in range(3))
+    w = WindowBuilder()
+    w.task((t, "W"), (a, "R"))
+    w.task((d, "W"), (t, "R"))
+    w.keep_alive(a, d)
+    plan = w.plan()
+    assert groups(plan) == [("opaque", [0]), ("opaque", [1])]
+    assert "empty" in plan.groups[0].end_reason
+
+
 def test_rule2_unaligned_task_is_not_fusible() -> None:
     w = WindowBuilder()
     w.task((T1, "W"), (A, "R"))
@@ -178,6 +190,20 @@ def test_zero_d_values_feed_the_group_as_a_prologue() -> None:
     assert [w.descriptions[s] for s in plan.groups[0].temporaries] == [alpha]
 
 
+def test_a_0d_store_in_a_region_is_data_not_a_0d_value() -> None:
+    # NumPy memory attached as a 0-d array: a kernel addresses it as data (its element loop
+    # would re-read it after a write); only a Future is a value read once, before the loop.
+    attached, scaled = region(40, ()), value(63)
+    w = WindowBuilder()
+    w.task((T1, "W"), (A, "R"))                       # t1 = a * 2
+    w.task((scaled, "W"), (attached, "R"))            # scaled = attached * 3
+    w.task((D, "W"), (T1, "R"), (scaled, "R"))        # d = t1 * scaled
+    w.keep_alive(A, D, attached)
+    plan = w.plan()
+    assert groups(plan) == [("single", [0]), ("single", [1]), ("single", [2])]
+    assert "shape" in plan.groups[0].end_reason
+
+
 @pytest.mark.parametrize("keeper", ["name", "view", "later_task"])
 def test_a_store_kept_alive_is_never_eliminated(keeper: str) -> None:
     w = WindowBuilder()
@@ -254,6 +280,19 @@ def test_plan_cache_distinguishes_liveness_and_shape_relations() -> None:
     w.keep_alive(T1)
     plan, hit = analyzer.analyze(w.descriptions, w.live, w.encoded)
     assert not hit and list(plan.groups[0].temporaries) == []
+
+
+def test_plan_cache_distinguishes_empty_arrays() -> None:
+    # Same tasks, same shape relations: only emptiness differs, and it decides rule 2.
+    analyzer = _core.Analyzer()
+    for size, want in [(100, [("fused", [0, 1])]), (0, [("opaque", [0]), ("opaque", [1])])]:
+        a, t, d = (region(30 + i, (size,)) for i in range(3))
+        w = WindowBuilder()
+        w.task((t, "W"), (a, "R"))
+        w.task((d, "W"), (t, "R"))
+        w.keep_alive(a, d)
+        plan, hit = analyzer.analyze(w.descriptions, w.live, w.encoded)
+        assert not hit and groups(plan) == want, size
 
 
 @pytest.mark.parametrize("encoded", [[1, 1], [1, 1, 1, 5, 0, -1], [1, 1, 1, 0, 9, -1],

@@ -1,0 +1,588 @@
+#!/usr/bin/env python3
+"""Mutation check: the regression tests of the plugin's correctness rules must be able to fail.
+
+For each rule below, one mutation removes or breaks it in a temporary copy of the package, and
+the tests that guard the rule run against that copy; they must fail (the mutation is "killed").
+A mutation the tests do not notice "survived": the rule is not guarded, and the check fails.
+Before any mutation, every selected test runs once on the unmutated copy and must pass, or the
+check means nothing (the C++ mutations' tests also with modules built from the unmodified
+sources, which is what their mutations change).
+
+    .venv/bin/python scripts/mutation_check.py               # every mutation
+    .venv/bin/python scripts/mutation_check.py --list        # what they are
+    .venv/bin/python scripts/mutation_check.py --only cache-digest,export-views
+
+Exit status: 0 when every mutation was killed, 1 when one survived, 2 when the check itself
+could not run (a mutation whose original text is no longer in the source, exactly once; an
+unmutated test that fails; a build that fails).
+
+How: the installed package (site-packages/legate_fuse, with its compiled _core and _tasks) is
+copied into a temporary folder, the repository's Python sources over it, and that folder goes
+first on PYTHONPATH: `import legate_fuse`, and the legate_fuse.pth start-up hook of every
+process the tests start, then load the copy. A Python mutation edits the copy. A C++ mutation
+edits a copy of the sources in build/mutation/src, rebuilds the one module that contains the
+file (incrementally, in build/mutation/build) and puts it into the package copy. Neither the
+working tree nor the virtual environment is changed. Every run has a kernel cache of its own.
+
+The virtual environment is $LEGATE_FUSE_VENV, else .venv at the repository's root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import filecmp
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+VENV = Path(os.environ.get("LEGATE_FUSE_VENV") or ROOT / ".venv")
+PYTHON = VENV / "bin" / "python"
+PACKAGE = "legate_fuse"
+# The incremental C++ build of mutated sources (build/ is ignored by git).
+MUTATION_BUILD = ROOT / "build" / "mutation"
+# What CMake needs of the repository to build the two modules.
+CMAKE_INPUTS = ("CMakeLists.txt", "cmake", "src")
+# Sources of the _tasks module (see CMakeLists.txt); every other .cc is part of _core.
+TASKS_SOURCES = ("src/cpp/tasks/", "src/cpp/runtime/kernel_registry.cc",
+                 "src/cpp/runtime/cuda_driver.cc", "src/cpp/bindings/tasks_module.cc")
+DEFAULT_TIMEOUT = 3600.0  # seconds for one pytest run; a mutation that hangs counts as killed
+GUARD = "_mutation_check_guard"
+
+
+@dataclass(frozen=True)
+class Mutation:
+    name: str
+    path: str  # relative to the repository's root
+    original: str  # must occur exactly once in the file
+    replacement: str
+    tests: tuple[str, ...]  # pytest node ids or files, cheapest first (pytest runs with -x)
+    rule: str
+
+    @property
+    def is_cpp(self) -> bool:
+        return self.path.startswith("src/")
+
+    def targets(self) -> tuple[str, ...]:
+        """The CMake targets whose build contains the file (a header: both, to be safe)."""
+        if not self.path.endswith(".cc"):
+            return ("_core", "_tasks")
+        return ("_tasks",) if self.path.startswith(TASKS_SOURCES) else ("_core",)
+
+
+FAIL_CLOSED = "tests/integration/test_fail_closed.py"
+EXTERNAL = "tests/integration/test_external_memory.py"
+MULTI_CPU = "tests/integration/test_multi_cpu.py"
+ANALYSIS = "tests/unit/test_analysis.py"
+
+MUTATIONS: tuple[Mutation, ...] = (
+    Mutation(
+        "external-write-flush", "legate_fuse/session.py",
+        '                # NumPy reads its own memory as soon as cuPyNumeric returns, calling no '
+        'one.\n                self.flush("external_write")\n',
+        "                pass\n",
+        (EXTERNAL,),
+        "a held task that writes memory NumPy owns is flushed at once (submit_auto_task)"),
+    Mutation(
+        "export-views", "legate_fuse/external_memory.py",
+        "            self.note(getattr(thunk, compat.STORE_ATTRIBUTE),\n"
+        "                      owner if isinstance(result, numpy.ndarray) else None)\n",
+        "",
+        (f"{EXTERNAL}::test_a_numpy_view_of_an_array_sees_later_writes",
+         f"{EXTERNAL}::test_a_flat_iterator_sees_a_later_element_write",
+         f"{EXTERNAL}::test_writes_to_an_array_exported_through_dlpack_run_at_once"),
+        "stores exported as NumPy views or DLPack are external memory (_noting_exports)"),
+    Mutation(
+        "unknown-runtime-call", "legate_fuse/intercept.py",
+        "        def after_the_window(*args: Any, **kwargs: Any) -> Any:\n"
+        '            self._session.flush("unknown_runtime_call")\n',
+        "        def after_the_window(*args: Any, **kwargs: Any) -> Any:\n",
+        (f"{FAIL_CLOSED}::test_an_unknown_runtime_method_runs_after_everything_held",),
+        "an unknown runtime method runs after everything held (RuntimeProxy.__getattr__)"),
+    Mutation(
+        "unknown-task-call", "legate_fuse/intercept.py",
+        '                self._unholdable = "unknown_task_call"\n',
+        "                pass\n",
+        (f"{FAIL_CLOSED}::test_a_task_with_an_unknown_call_runs_at_once",),
+        "a task with an unknown call is not held (AutoTaskProxy.__getattr__)"),
+    Mutation(
+        "window-exception-runs-rest", "legate_fuse/session.py",
+        "            execute_in_order([r for r, ran in zip(records, done, strict=True) "
+        "if not ran])\n",
+        "            pass\n",
+        (f"{FAIL_CLOSED}::test_an_exception_half_way_through_a_window_runs_the_rest_unfused",
+         f"{FAIL_CLOSED}::test_a_failing_plan_runs_the_window_unfused"),
+        "when running a window fails, the tasks not run yet run unfused (execute_window)"),
+    Mutation(
+        "missing-hooks-turn-off", "legate_fuse/session.py",
+        "            self.turn_off(f\"Legate or cuPyNumeric lacks {', '.join(missing)}"
+        '{versions}")\n',
+        "            pass\n",
+        (f"{FAIL_CLOSED}::test_a_missing_hook_runs_everything_unfused_with_one_warning",),
+        "a missing hook of Legate or cuPyNumeric turns fusion off (check_hooks)"),
+    Mutation(
+        "untrusted-refcounts", "legate_fuse/session.py",
+        "    if not reference_counts_as_assumed():\n",
+        "    if False:\n",
+        (f"{FAIL_CLOSED}::test_untrusted_reference_counts_run_everything_unfused",),
+        "fusion stays off where reference counts are not trusted (session._start)"),
+    Mutation(
+        "refcount-probe", "legate_fuse/liveness.py",
+        "    return alone == [] and len(referenced) == 1 and referenced[0] is extra\n",
+        "    return True\n",
+        (f"{FAIL_CLOSED}::test_the_reference_count_probe_rejects_borrowed_references",),
+        "the probe reports reference counts that miss references (reference_counts_as_assumed)"),
+    Mutation(
+        "refcount-versions", "legate_fuse/liveness.py",
+        '    if sys.implementation.name != "cpython" or not (3, 11) <= sys.version_info[:2] '
+        "<= (3, 13):\n        return False\n",
+        "",
+        (f"{FAIL_CLOSED}::test_untested_interpreters_are_not_trusted",),
+        "reference counts of interpreters other than CPython 3.11-3.13 are not trusted"),
+    Mutation(
+        "cache-digest", "legate_fuse/cache_entry.py",
+        "        if hashlib.sha256(contents).hexdigest() != sha256:\n",
+        "        if False:\n",
+        ("tests/unit/test_cache_entry.py",
+         "tests/integration/test_fallback.py::test_damaged_cache_entries_are_rebuilt_with_one_"
+         "warning"),
+        "a cache entry whose contents differ from its record's sha256 is not loaded"),
+    Mutation(
+        "cut-window-liveness", "legate_fuse/planner.py",
+        "        live += [str(store) for record in later for store in record.stores]\n",
+        "",
+        ("tests/integration/test_window_cut.py",),
+        "in a cut window, what the tasks held back touch is live (Planner.plan)"),
+    Mutation(
+        "packed-future-fill", "legate_fuse/intercept.py",
+        "self._runtime.issue_fill(lhs, self._session.packed_futures.fill_value(value))",
+        "self._runtime.issue_fill(lhs, value)",
+        ("tests/integration/test_futures.py",),
+        "a fill whose value is a packed Future of a fused task fills with its value"),
+    Mutation(
+        "packed-bool-future-scalar", "legate_fuse/packed_futures.py",
+        "Scalar(contents.reshape(-1)[:1].reshape(()).copy(), value.type)",
+        "Scalar(contents.reshape(-1)[0], value.type)",
+        ("tests/integration/test_futures.py::test_a_fill_from_a_packed_bool_future",
+         "tests/integration/test_futures.py::test_a_one_element_result_of_every_dtype_copied"),
+        "the value of a packed Future is a 0-d array (Legate's Scalar refuses NumPy's bool)"),
+    Mutation(
+        "staged-reductions-read-old-values", "src/cpp/codegen/staged_body.cc",
+        "  if (!spec.stores.empty() && reduce_stage != stages.last) {\n",
+        "  if (false && !spec.stores.empty() && reduce_stage != stages.last) {\n",
+        ("tests/unit/test_kernel_paths.py", "tests/unit/test_staged_loops.py",
+         "tests/integration/test_reduce_then_update.py"),
+        "a staged kernel's reductions read the inputs from before its stores"),
+    Mutation(
+        "empty-arrays-not-fused", "src/cpp/analysis/legality.cc",
+        "    if (store.empty) {\n",
+        "    if (false && store.empty) {\n",
+        (f"{ANALYSIS}::test_rule2_a_task_over_an_empty_array_is_not_fusible",
+         f"{ANALYSIS}::test_plan_cache_distinguishes_empty_arrays",
+         "tests/integration/test_plan_cache_keys.py"),
+        "a task over an empty partitioned store does not join a group (legality rule 2)"),
+    Mutation(
+        "plan-cache-keys-emptiness", "src/cpp/analysis/analyzer.cc",
+        "    key.push_back(store.empty ? 1 : 0);\n",
+        "",
+        (f"{ANALYSIS}::test_plan_cache_distinguishes_empty_arrays",
+         "tests/integration/test_plan_cache_keys.py"),
+        "the plan cache keys on whether each store is empty (signature)"),
+    Mutation(
+        "broadcast-domain-intersection", "src/cpp/tasks/fused_task.cc",
+        "    for (std::int32_t d = 0; d < block.ndim; ++d) {\n"
+        "      const std::int64_t lo = std::max<std::int64_t>(block.lo[d], domain.lo()[d]);\n",
+        "    for (std::int32_t d = 0; false && d < block.ndim; ++d) {\n"
+        "      const std::int64_t lo = std::max<std::int64_t>(block.lo[d], domain.lo()[d]);\n",
+        (f"{MULTI_CPU}::test_broadcast_operands_split_across_two_cpus",),
+        "a point task iterates over the intersection of its stores' domains"),
+    Mutation(
+        "zero-d-escaping-value", "src/cpp/analysis/grouping.cc",
+        "  if (!iterates) {\n",
+        "  if (!iterates || true) {\n",
+        ("tests/integration/test_plans.py::test_cg_iteration_groups",
+         f"{MULTI_CPU}::test_a_0d_value_written_by_a_group_and_read_later_on_two_cpus"),
+        "a 0-d value written in a group over an array and read after it: its task runs alone"),
+    Mutation(
+        "zero-d-reduction-joins-array-group", "src/cpp/analysis/legality.cc",
+        "    if (reduces(task) && shape_class_ != -1) {\n",
+        "    if (false && reduces(task) && shape_class_ != -1) {\n",
+        ("tests/integration/test_value_reductions.py",),
+        "a reduction of 0-d values does not join a group that iterates over an array"),
+    Mutation(
+        "zero-d-array-after-value-reduction", "src/cpp/analysis/legality.cc",
+        "  if (reduces_values_) {\n",
+        "  if (false && reduces_values_) {\n",
+        ("tests/integration/test_value_reductions.py",),
+        "a task over an array does not join a group that reduces 0-d values"),
+    Mutation(
+        "zero-d-attached-is-data", "src/cpp/ir/window.cc",
+        "      ref.value = desc->shape.empty() && desc->kind == StoreDesc::Kind::Future;\n",
+        "      ref.value = desc->shape.empty();\n",
+        (f"{ANALYSIS}::test_a_0d_store_in_a_region_is_data_not_a_0d_value",
+         "tests/integration/test_attached_scalars.py"),
+        "a 0-d store over NumPy memory is data, only a Future is a 0-d value"),
+    Mutation(
+        "float32-power-in-double", "src/cpp/codegen/c_ops.cc",
+        '    if ((name == "POWER" || name == "FLOAT_POWER") && in == "float32") {\n',
+        '    if (false && (name == "POWER" || name == "FLOAT_POWER") && in == "float32") {\n',
+        ("tests/integration/test_functions_bitwise.py::test_function_fused_equals_unfused"
+         "[power-float32]",),
+        "float32 power is computed in double precision, as cuPyNumeric does"),
+)
+
+
+class CheckError(Exception):
+    """The check cannot run (exit status 2)."""
+
+
+@dataclass
+class Outcome:
+    status: str  # killed, survived
+    seconds: float
+    detail: str  # the first failing test, or why there is none
+
+
+def log(message: str) -> None:
+    print(f"[mutation-check] {message}", file=sys.stderr, flush=True)
+
+
+def apply(mutation: Mutation, text: str) -> str:
+    count = text.count(mutation.original)
+    if count != 1:
+        raise CheckError(f"{mutation.name}: the original text occurs {count} times in "
+                         f"{mutation.path} (expected once): the mutation list is stale")
+    return text.replace(mutation.original, mutation.replacement)
+
+
+def installed_package() -> Path:
+    """The package as installed in the virtual environment (with its compiled modules)."""
+    purelib = subprocess.run(
+        [str(PYTHON), "-I", "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        capture_output=True, text=True, check=True).stdout.strip()
+    package = Path(purelib) / PACKAGE
+    if not list(package.glob("_core*.so")) or not list(package.glob("_tasks*.so")):
+        raise CheckError(f"no compiled modules in {package}: is the package installed?")
+    return package
+
+
+def python_sources(folder: Path) -> set[Path]:
+    return {p.relative_to(folder) for p in folder.rglob("*.py") if "__pycache__" not in p.parts}
+
+
+def make_package_copy(run_dir: Path, installed: Path) -> Path:
+    """site/legate_fuse in `run_dir`: the installed package with the repository's Python sources
+    (the check tests the checked-out code; only the compiled modules come from the install).
+    Returns the site folder. A fresh copy each run: no bytecode compiled from another run's
+    sources can be picked up."""
+    site = run_dir / "site"
+    copy = site / PACKAGE
+    shutil.copytree(installed, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    repo = ROOT / PACKAGE
+    for stale in python_sources(copy) - python_sources(repo):
+        (copy / stale).unlink()  # removed from the repository since the install
+    for source in python_sources(repo):
+        (copy / source).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(repo / source, copy / source)
+    # Loaded into pytest (-p): stops the run if the package it imports is not the copy.
+    (site / f"{GUARD}.py").write_text(
+        "import legate_fuse\nimport pytest\n\n\n"
+        "def pytest_configure(config):\n"
+        f"    if not legate_fuse.__file__.startswith({str(copy) + os.sep!r}):\n"
+        "        raise pytest.UsageError('mutation check: legate_fuse imported from '\n"
+        "                                + legate_fuse.__file__)\n")
+    return site
+
+
+def install_modules(site: Path, modules: Sequence[Path]) -> None:
+    """Puts compiled modules into the package copy, over the installed ones."""
+    for module in modules:
+        target = site / PACKAGE / module.name
+        if not target.exists():  # another name would sit beside the installed module
+            raise CheckError(f"{module.name} is not the name of an installed module")
+        shutil.copyfile(module, target)
+
+
+def run_environment(run_dir: Path, site: Path) -> dict[str, str]:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("LEGATE_FUSE")}
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(site),
+                                                          os.environ.get("PYTHONPATH")]))
+    environ["LEGATE_FUSE_CACHE_DIR"] = str(run_dir / "kernel-cache")
+    # Test programs started without LEGATE_FUSE_* settings use the default kernel cache under
+    # XDG_CACHE_HOME: a cache of this run, never the user's.
+    environ["XDG_CACHE_HOME"] = str(run_dir / "xdg-cache")
+    # Bytecode (pytest's rewritten tests too) goes here, never into the working tree.
+    environ["PYTHONPYCACHEPREFIX"] = str(run_dir / "pycache")
+    return environ
+
+
+def check_copy_is_imported(environ: dict[str, str], site: Path) -> None:
+    """A process started like the tests' own must import the copy (PYTHONPATH comes before
+    site-packages, also for the legate_fuse.pth start-up hook)."""
+    result = subprocess.run(
+        [str(PYTHON), "-c", "import legate_fuse, legate_fuse._core as c; "
+                            "print(legate_fuse.__file__); print(c.__file__)"],
+        cwd=ROOT, env=environ, capture_output=True, text=True, timeout=120)
+    files = result.stdout.split()
+    expected = site / PACKAGE
+    if result.returncode != 0 or len(files) != 2 or not all(
+            Path(f).parent == expected for f in files):
+        raise CheckError(f"a child process does not import the package copy {expected}: "
+                         f"{result.stdout.strip()} {result.stderr[-2000:]}")
+
+
+def without_duplicates(tests: Iterable[str]) -> list[str]:
+    """In order, without node ids of files that are selected whole (pytest would run twice)."""
+    unique = list(dict.fromkeys(tests))
+    files = {t for t in unique if "::" not in t}
+    return [t for t in unique if "::" not in t or t.split("::")[0] not in files]
+
+
+# pytest's short summary: "FAILED <node id> - <message>" (a node id may contain spaces).
+FAILED_LINE = re.compile(r"^(?:FAILED|ERROR) (.+?)(?: - .*)?$", re.MULTILINE)
+
+
+def run_pytest(site: Path, environ: dict[str, str], tests: Sequence[str], stop_at_first: bool,
+               timeout: float, log_file: Path) -> tuple[int | None, str]:
+    """Exit status (None: timed out) and pytest's output."""
+    command = [str(PYTHON), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", GUARD,
+               *(["-x"] if stop_at_first else []), *tests]
+    # A session of its own, so that a timeout (or Ctrl-C here) ends the test programs it
+    # started too: they would not get the terminal's signal.
+    status: int | None = None
+    with open(log_file, "w") as output:
+        process = subprocess.Popen(command, cwd=ROOT, env=environ, stdout=output,
+                                   stderr=subprocess.STDOUT, start_new_session=True)
+        try:
+            status = process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            pass
+        finally:
+            if status is None:  # still running: its group is still this run's
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+    return status, log_file.read_text(errors="replace")
+
+
+def first_failure(output: str, status: int | None) -> str:
+    if status is None:
+        return "(timed out)"
+    match = FAILED_LINE.search(output)
+    if match:
+        return match.group(1)
+    return f"(exit status {status}, no failing test reported)"
+
+
+# pytest's exit statuses: 1 tests failed, 2 interrupted (e.g. a collection error). A negative
+# status is a signal (a crash). 3 internal error, 4 usage error, 5 no tests: the check is broken.
+KILLING_STATUSES = (1, 2)
+
+
+# -- the C++ build of mutated sources --------------------------------------------------------
+class CppBuild:
+    def __init__(self) -> None:
+        self.source = MUTATION_BUILD / "src"
+        self.build = MUTATION_BUILD / "build"
+        self.venv_bin = PYTHON.parent
+
+    def sync(self) -> None:
+        """Copies the repository's build inputs, rewriting only files whose content differs,
+        so that the build stays incremental."""
+        wanted: set[Path] = set()
+        for name in CMAKE_INPUTS:
+            top = ROOT / name
+            files = [top] if top.is_file() else [p for p in top.rglob("*") if p.is_file()]
+            for path in files:
+                relative = path.relative_to(ROOT)
+                wanted.add(relative)
+                target = self.source / relative
+                if not target.exists() or not filecmp.cmp(path, target, shallow=False):
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copyfile(path, target)
+        for path in list(self.source.rglob("*")):
+            if path.is_file() and path.relative_to(self.source) not in wanted:
+                path.unlink()
+
+    def configure(self) -> None:
+        if (self.build / "build.ninja").exists():
+            return  # ninja reruns CMake itself when CMakeLists.txt or cmake/ change
+        pybind11_dir = subprocess.run([str(PYTHON), "-m", "pybind11", "--cmakedir"],
+                                      capture_output=True, text=True, check=True).stdout.strip()
+        self._run([str(self.venv_bin / "cmake"), "-S", str(self.source), "-B", str(self.build),
+                   "-G", "Ninja", f"-DCMAKE_MAKE_PROGRAM={self.venv_bin / 'ninja'}",
+                   "-DCMAKE_BUILD_TYPE=Release", f"-DPython_EXECUTABLE={PYTHON}",
+                   f"-Dpybind11_DIR={pybind11_dir}"], "configure")
+
+    def compile(self, targets: Sequence[str]) -> list[Path]:
+        """Builds the targets (one job: the machine is shared); returns their modules."""
+        self._run([str(self.venv_bin / "ninja"), "-C", str(self.build), "-j", "1", *targets],
+                  "build " + " ".join(targets))
+        modules = []
+        for target in targets:
+            (module,) = self.build.glob(f"{target}*.so")
+            modules.append(module)
+        return modules
+
+    def _run(self, command: list[str], what: str) -> None:
+        result = subprocess.run(command, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise CheckError(f"C++ {what} failed:\n{result.stdout[-4000:]}{result.stderr[-4000:]}")
+
+
+# -- the check ---------------------------------------------------------------------------------
+class Checker:
+    def __init__(self, scratch: Path, timeout: float) -> None:
+        self.scratch = scratch
+        self.timeout = timeout
+        self.installed = installed_package()
+        self.cpp: CppBuild | None = None
+        self.runs = 0
+
+    def prepare(self, label: str) -> tuple[Path, Path, dict[str, str]]:
+        self.runs += 1
+        run_dir = self.scratch / f"{self.runs:02d}-{label}"
+        run_dir.mkdir()
+        site = make_package_copy(run_dir, self.installed)
+        environ = run_environment(run_dir, site)
+        check_copy_is_imported(environ, site)
+        return run_dir, site, environ
+
+    def baseline(self, label: str, tests: Sequence[str], modules: Sequence[Path] = ()) -> float:
+        """Runs the tests on an unmutated copy (with these compiled modules instead of the
+        installed ones, if given); they must all pass."""
+        start = time.monotonic()
+        run_dir, site, environ = self.prepare(label)
+        install_modules(site, modules)
+        status, output = run_pytest(site, environ, tests, False, self.timeout,
+                                    run_dir / "pytest.log")
+        if status != 0:
+            failed = FAILED_LINE.findall(output) or [first_failure(output, status)]
+            raise CheckError(f"the tests fail without any mutation ({label}): " +
+                             ", ".join(failed) + f"\n{output[-3000:]}")
+        return time.monotonic() - start
+
+    def cpp_baseline(self, tests: Sequence[str]) -> float:
+        """Builds the unmutated C++ sources and runs the C++ mutations' tests with those
+        modules: a C++ mutation is then the only difference from a passing run, even when the
+        installed modules were built from other sources."""
+        build = CppBuild()
+        log(f"syncing and building the unmutated C++ sources in "
+            f"{MUTATION_BUILD.relative_to(ROOT)} (incremental; the first build takes minutes)")
+        build.sync()
+        build.configure()
+        modules = build.compile(("_core", "_tasks"))
+        self.cpp = build
+        return self.baseline("unmutated-built", tests, modules)
+
+    def mutate(self, mutation: Mutation) -> Outcome:
+        start = time.monotonic()
+        run_dir, site, environ = self.prepare(mutation.name)
+        if mutation.is_cpp:
+            build = self.cpp
+            assert build is not None, "cpp_baseline runs first"
+            build.sync()  # also restores a file a run that was killed left mutated
+            source = build.source / mutation.path
+            original = source.read_text()
+            source.write_text(apply(mutation, original))
+            try:
+                modules = build.compile(mutation.targets())
+            finally:
+                source.write_text(original)
+            install_modules(site, modules)
+        else:
+            target = site / mutation.path
+            target.write_text(apply(mutation, target.read_text()))
+        status, output = run_pytest(site, environ, without_duplicates(mutation.tests), True,
+                                    self.timeout, run_dir / "pytest.log")
+        seconds = time.monotonic() - start
+        if status == 0:
+            return Outcome("survived", seconds, "(every test passed)")
+        if status is None or status < 0 or status in KILLING_STATUSES:
+            return Outcome("killed", seconds, first_failure(output, status))
+        raise CheckError(f"{mutation.name}: pytest exit status {status}\n{output[-3000:]}")
+
+
+def select(only: str | None) -> list[Mutation]:
+    if not only:
+        return list(MUTATIONS)
+    names = [n.strip() for n in only.split(",") if n.strip()]
+    known = {m.name: m for m in MUTATIONS}
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise CheckError(f"unknown mutations: {', '.join(unknown)} (see --list)")
+    return [known[n] for n in names]
+
+
+def validate(mutations: Sequence[Mutation]) -> None:
+    """Every mutation applies to the checked-out sources, before anything runs."""
+    for mutation in mutations:
+        apply(mutation, (ROOT / mutation.path).read_text())
+
+
+def print_list() -> None:
+    for m in MUTATIONS:
+        print(f"{m.name}  ({m.path})\n    rule: {m.rule}\n    tests: {', '.join(m.tests)}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--list", action="store_true", help="print the mutations and exit")
+    parser.add_argument("--only", metavar="NAME[,NAME]", help="run these mutations only")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
+                        help="seconds for one pytest run (default: %(default)s)")
+    parser.add_argument("--keep", metavar="DIR", type=Path,
+                        help="keep each run's package copy and pytest.log in DIR (a new folder)")
+    args = parser.parse_args(argv)
+    if args.list:
+        print_list()
+        return 0
+    start = time.monotonic()
+    try:
+        mutations = select(args.only)
+        validate(mutations)
+        with contextlib.ExitStack() as stack:
+            if args.keep:
+                args.keep.mkdir(parents=True)  # a new folder: never mixes with older runs
+                scratch = args.keep.resolve()
+            else:
+                scratch = Path(stack.enter_context(
+                    tempfile.TemporaryDirectory(prefix="legate-fuse-mutation-")))
+            checker = Checker(scratch, args.timeout)
+            tests = without_duplicates(t for m in mutations for t in m.tests)
+            log(f"{len(tests)} test selections, unmutated first")
+            seconds = checker.baseline("unmutated", tests)
+            log(f"unmutated: every test passed ({seconds:.0f} s)")
+            cpp_tests = without_duplicates(t for m in mutations if m.is_cpp for t in m.tests)
+            if cpp_tests:
+                seconds = checker.cpp_baseline(cpp_tests)
+                log(f"unmutated, built from the repository's C++ sources: every test passed "
+                    f"({seconds:.0f} s)")
+            outcomes: dict[str, Outcome] = {}
+            for mutation in mutations:
+                log(f"{mutation.name}: {mutation.rule}")
+                outcome = checker.mutate(mutation)
+                outcomes[mutation.name] = outcome
+                print(f"{mutation.name:<36} {outcome.status:<8} {outcome.seconds:7.1f} s  "
+                      f"{outcome.detail}", flush=True)
+    except CheckError as error:
+        log(f"error: {error}")
+        return 2
+    survived = [name for name, outcome in outcomes.items() if outcome.status == "survived"]
+    total = time.monotonic() - start
+    print(f"{len(outcomes) - len(survived)} of {len(outcomes)} mutations killed "
+          f"in {total:.0f} s" + (f"; survived: {', '.join(survived)}" if survived else ""),
+          flush=True)
+    return 1 if survived else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

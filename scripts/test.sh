@@ -17,6 +17,9 @@ if [[ $# -gt 0 ]]; then
   exec "$PY" -m pytest "$@"
 fi
 "$PY" -m pytest
+# Each correctness rule removed in turn: the tests that guard it must fail (scripts/mutation_check.py).
+echo "[test] mutation check" >&2
+"$PY" scripts/mutation_check.py
 # cuPyNumeric's own suite with fusion on, against the record of its outcomes without the plugin.
 echo "[test] conformance" >&2
 exec "$PY" tests/conformance/run.py

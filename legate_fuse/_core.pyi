@@ -24,6 +24,7 @@ class StoreDesc:
     field_id: int
     root_key: str
     view_key: str
+    identity_key: str
 
 def parse_store_desc(text: str) -> StoreDesc | None: ...
 def dtype_size(dtype: str) -> int: ...

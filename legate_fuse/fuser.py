@@ -44,7 +44,8 @@ class Fuser:
         self.warn = warn
         self.log_kernels = log_kernels
         self.packed_futures = packed_futures
-        self._kernels: dict[KernelSpec, tuple[str, str]] = {}  # spec -> (shared object, PTX)
+        # Registered with _tasks under their ids, in the order they were first built.
+        self._kernels: dict[KernelSpec, None] = {}
 
     def kernel_specs(self) -> list[KernelSpec]:
         """Every kernel built so far."""
@@ -75,8 +76,8 @@ class Fuser:
             ops = [task_label(planned.records[t], planned.lifted[t]) for t in group.tasks]
             kernel = build_kernel(planned.lifted, planned.stores, planned.descriptions, group,
                                   planned.parsed)
-            cpu_path, gpu_path = self._kernel_paths(kernel.spec)
-            task = build_fused_task(self.runtime(), cpu_path, gpu_path, kernel.args, b"",
+            self._register(kernel.spec)
+            task = build_fused_task(self.runtime(), kernel.spec.kernel_id, kernel.args, b"",
                                     "legate_fuse[" + ", ".join(ops) + "]")
             # Submission is the last step that can fail before the task exists in Legate.
             task.execute()
@@ -91,35 +92,35 @@ class Fuser:
         self._count(group, kernel)
         return True
 
-    def _kernel_paths(self, spec: KernelSpec) -> tuple[str, str]:
-        known = self._kernels.get(spec)
-        if known is not None:
-            return known
+    def _register(self, spec: KernelSpec) -> None:
+        """Builds (or finds in the cache) this process's kernels for `spec` and registers them
+        under the spec's id, the one the FUSED task is launched with."""
+        if spec in self._kernels:
+            return
         source = spec.render_c()
         if self.log_kernels:
-            print(f"legate-fuse kernel:\n{source}", file=sys.stderr, flush=True)
-        cpu_path = str(self._loaded_cpu_kernel(source))
-        gpu_path = ""
+            print(f"legate-fuse kernel {spec.kernel_id}:\n{source}", file=sys.stderr,
+                  flush=True)
+        self._register_cpu_kernel(spec.kernel_id, source)
         if self.gpu is not None:
-            gpu_path = str(self.gpu.build(spec.render_cuda()))
-        self._kernels[spec] = (cpu_path, gpu_path)
-        return cpu_path, gpu_path
+            ptx = self.gpu.build(spec.render_cuda())
+            _tasks.register_ptx_kernel(spec.kernel_id, str(ptx), _core.KERNEL_SYMBOL)
+        self._kernels[spec] = None
 
-    def _loaded_cpu_kernel(self, source: str) -> Path:
-        """The kernel's shared object, loaded. `build` checks a cached file against its record
+    def _register_cpu_kernel(self, kernel_id: str, source: str) -> None:
+        """Loads the kernel's shared object. `build` checks a cached file against its record
         before it gets here: dlopen must never see a file cut short (it dies of SIGBUS)."""
         compiled_before = self.cpu.compiled
         path = self.cpu.build(source)
         try:
-            _tasks.load_kernel(str(path), _core.KERNEL_SYMBOL)
+            _tasks.register_cpu_kernel(kernel_id, str(path), _core.KERNEL_SYMBOL)
         except RuntimeError as error:
             if self.cpu.compiled != compiled_before:
                 raise
             # Intact, as recorded, yet it does not load (an earlier compiler wrote a broken
             # file): rebuild it once.
             path = self.cpu.rebuild(source, path, f"it does not load: {error}")
-            _tasks.load_kernel(str(path), _core.KERNEL_SYMBOL)
-        return path
+            _tasks.register_cpu_kernel(kernel_id, str(path), _core.KERNEL_SYMBOL)
 
     def _count(self, group: _core.Group, kernel: FusedKernel) -> None:
         caches = [c for c in (self.cpu, self.gpu) if c is not None]

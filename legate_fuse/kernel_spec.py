@@ -9,7 +9,9 @@ every launch of the same group structure.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from legate_fuse import _core
@@ -40,6 +42,13 @@ class KernelSpec:
         return (list(self.args), list(self.scalar_types),
                 [(op, dtype, list(inputs)) for op, dtype, inputs in self.nodes],
                 list(self.stores), list(self.reductions))
+
+    @cached_property
+    def kernel_id(self) -> str:
+        """The content hash FUSED tasks name this kernel by: a function of the specification
+        alone, so every process (rank) issues the same task arguments, whatever its hardware,
+        compiler or cache folder; each registers its own build of the kernel under it."""
+        return hashlib.sha256(repr(self._parts()).encode()).hexdigest()[:32]
 
     def render_c(self) -> str:
         return _core.render_c(*self._parts())
@@ -101,7 +110,7 @@ def build_kernel(lifted: list[LiftedTask | None], stores: list[Any],
         d = desc(fused_arg.store)
         role = _ROLE[int(fused_arg.privilege.value)]
         table = {ROLE_INPUT: read_arg, ROLE_OUTPUT: write_arg, ROLE_REDUCTION: reduce_arg}[role]
-        table[d.view_key] = len(args)
+        table[d.identity_key] = len(args)
         args.append((role, d.dtype, d.is_future))
         kernel_args.append(KernelArg(stores[fused_arg.store], role, fused_arg.redop))
 
@@ -113,9 +122,9 @@ def build_kernel(lifted: list[LiftedTask | None], stores: list[Any],
         d = desc(index_of(store))
         if d.root_key in current:
             return current[d.root_key]
-        if d.view_key not in read_arg:
-            raise UnsupportedGroup(f"no kernel argument reads {d.view_key}")
-        return (ARG, read_arg[d.view_key])
+        if d.identity_key not in read_arg:
+            raise UnsupportedGroup(f"no kernel argument reads {d.identity_key}")
+        return (ARG, read_arg[d.identity_key])
 
     def node(op: str, dtype: str, inputs: list[Operand]) -> Operand:
         nodes.append((op, dtype, tuple(inputs)))
@@ -137,20 +146,20 @@ def build_kernel(lifted: list[LiftedTask | None], stores: list[Any],
             continue
         (target,) = reduced
         d = desc(index_of(target.store))
-        if d.view_key not in reduce_arg:
+        if d.identity_key not in reduce_arg:
             continue  # a reduction nothing observes
         if task.op == "DOT":
             value, mask = node("BINARY_OP.MULTIPLY", d.dtype, inputs), NO_OPERAND
         else:
             value, mask = inputs[0], (inputs[1] if len(inputs) > 1 else NO_OPERAND)
-        reductions.append((reduce_arg[d.view_key], _reduction_name(task.op), value, mask))
+        reductions.append((reduce_arg[d.identity_key], _reduction_name(task.op), value, mask))
 
     stores_spec = []
-    for view_key, arg in write_arg.items():
-        root = next(d for d in descs if d is not None and d.view_key == view_key).root_key
+    for identity, arg in write_arg.items():
+        root = next(d for d in descs if d is not None and d.identity_key == identity).root_key
         computed = current.get(root)
         if computed is None or computed[0] != REGISTER:
-            raise UnsupportedGroup(f"output {view_key} is never computed")
+            raise UnsupportedGroup(f"output {identity} is never computed")
         stores_spec.append((arg, computed[1]))
 
     spec = KernelSpec(tuple(args), (), tuple(nodes), tuple(stores_spec), tuple(reductions))

@@ -238,6 +238,20 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/integration/test_functions_bitwise.py::test_function_fused_equals_unfused"
          "[power-float32]",),
         "float32 power is computed in double precision, as cuPyNumeric does"),
+    Mutation(
+        "one-identity-for-future-views", "legate_fuse/kernel_spec.py",
+        "        table[d.identity_key] = len(args)\n",
+        "        table[d.view_key] = len(args)\n",
+        ("tests/integration/test_futures.py::test_a_value_read_through_two_views_in_one_group",),
+        "a kernel's arguments identify stores as the analysis does: every view of a Future is one"),
+    Mutation(
+        "kernel-id-content-hash", "legate_fuse/kernel_spec.py",
+        "        return hashlib.sha256(repr(self._parts()).encode()).hexdigest()[:32]\n",
+        "        from legate_fuse.compiler import machine_identity\n"
+        "        text = repr(self._parts()) + machine_identity()\n"
+        "        return hashlib.sha256(text.encode()).hexdigest()[:32]\n",
+        ("tests/integration/test_rank_independence.py",),
+        "a fused task names its kernel by a hash of its specification alone (rank-independent)"),
 )
 
 

@@ -32,6 +32,9 @@ def compile_kernel(directory: Path) -> Path:
 
 
 def launch_axpb(kernel: Path, x: cn.ndarray, y: cn.ndarray, out: cn.ndarray, s: float) -> None:
+    from legate_fuse import _tasks
+
+    _tasks.register_cpu_kernel("axpb", str(kernel), "axpb")
     runtime = get_legate_runtime()
     task = runtime.create_auto_task(tasks.library(), tasks.FUSED_TASK_ID)
     vx = task.add_input(x._thunk.base)
@@ -39,10 +42,8 @@ def launch_axpb(kernel: Path, x: cn.ndarray, y: cn.ndarray, out: cn.ndarray, s: 
     vo = task.add_output(out._thunk.base)
     task.add_constraint(align(vx, vo))
     task.add_constraint(align(vy, vo))
-    task.add_scalar_arg(str(kernel))
-    task.add_scalar_arg("axpb")
+    task.add_scalar_arg("axpb")  # the kernel's id in this process's registry
     task.add_scalar_arg(struct.pack("<d", s))
-    task.add_scalar_arg("")  # no PTX: CPU only
     task.execute()
 
 
@@ -103,13 +104,12 @@ def test_fused_tasks_are_named_after_their_operations(session: Session, tmp_path
     from legate_fuse.kernel_spec import ROLE_INPUT, ROLE_OUTPUT, KernelArg
     from legate_fuse.launch import build_fused_task
 
-    kernel = compile_kernel(tmp_path)
     x, y, out = cn.ones(10), cn.ones(10), cn.zeros(10)
     args = [KernelArg(x._thunk.base, ROLE_INPUT, -1), KernelArg(y._thunk.base, ROLE_INPUT, -1),
             KernelArg(out._thunk.base, ROLE_OUTPUT, -1)]
     name = "legate_fuse[BINARY_OP.MULTIPLY, BINARY_OP.ADD]"
-    task = build_fused_task(get_legate_runtime(), str(kernel), "", args,
+    task = build_fused_task(get_legate_runtime(), "axpb-unregistered", args,
                             struct.pack("<d", 2.0), name)
     assert name in task.provenance()
-    # Not executed: this kernel's symbol is not the generated kernels' one. A task built and
-    # never executed is simply dropped by Legate.
+    # Not executed: no kernel is registered under that id. A task built and never executed is
+    # simply dropped by Legate.

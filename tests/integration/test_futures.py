@@ -70,3 +70,24 @@ def test_a_one_element_result_of_every_dtype_copied(session: Session, dtype: str
     product = b.reshape(1, 1) @ c.reshape(1, 1)
     want = numpy.array([[1]], dtype=dtype) @ numpy.array([[0]], dtype=dtype)
     numpy.testing.assert_array_equal(numpy.asarray(product), want)
+
+
+def test_a_value_read_through_two_views_in_one_group(session: Session,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # The Python scalar 2 is one cached Future, read as a 0-d value by its conversion to
+    # float64 and promoted to the array's shape by `|=`: the analysis takes every view of a
+    # Future as one store, and so must the kernel's arguments (the group fell back, warning).
+    warnings: list[str] = []
+    monkeypatch.setattr(session.fuser(), "warn", warnings.append)
+    values = numpy.linspace(-3.0, 3.0, 256)
+    floats = num.array(values) * 1.0
+    ints = num.array(numpy.arange(256, dtype=numpy.int64)) * 1
+    legate_fuse.flush()
+    launches = session.stats.fused_launches
+    halves = floats // 2
+    ints |= 2
+    legate_fuse.flush()
+    assert warnings == []
+    assert session.stats.fused_launches > launches
+    numpy.testing.assert_array_equal(numpy.asarray(halves), values // 2)
+    numpy.testing.assert_array_equal(numpy.asarray(ints), numpy.arange(256) | 2)

@@ -46,7 +46,8 @@ void bind_ir(py::module_& m)
       .def_readonly("index_space", &StoreDesc::index_space)
       .def_readonly("field_id", &StoreDesc::field_id)
       .def_property_readonly("root_key", &StoreDesc::root_key)
-      .def_property_readonly("view_key", &StoreDesc::view_key);
+      .def_property_readonly("view_key", &StoreDesc::view_key)
+      .def_property_readonly("identity_key", &StoreDesc::identity_key);
 
   m.def("parse_store_desc", &legate_fuse::ir::parse_store_desc, py::arg("text"),
         "Parse Legate's description of a LogicalStore (str(store)); None if not understood");

@@ -15,13 +15,20 @@ PYBIND11_MODULE(_tasks, m)
   m.def("register_library", &legate_fuse::register_library,
         "Create the Legate library and register its tasks (idempotent; needs a started runtime)");
   m.def(
-      "load_kernel",
-      [](const std::string& path, const std::string& symbol) {
-        (void)legate_fuse::KernelRegistry::instance().lookup(path, symbol);
+      "register_cpu_kernel",
+      [](const std::string& id, const std::string& path, const std::string& symbol) {
+        legate_fuse::KernelRegistry::instance().add_cpu(id, path, symbol);
       },
-      pybind11::arg("path"), pybind11::arg("symbol"),
-      "Load a compiled kernel into the registry the FUSED task uses; raises RuntimeError if the "
-      "shared object or the symbol cannot be loaded");
+      pybind11::arg("kernel_id"), pybind11::arg("path"), pybind11::arg("symbol"),
+      "Load a compiled kernel and register it under the id FUSED tasks name it by; raises "
+      "RuntimeError if the shared object or the symbol cannot be loaded");
+  m.def(
+      "register_ptx_kernel",
+      [](const std::string& id, const std::string& path, const std::string& symbol) {
+        legate_fuse::KernelRegistry::instance().add_ptx(id, path, symbol);
+      },
+      pybind11::arg("kernel_id"), pybind11::arg("path"), pybind11::arg("symbol"),
+      "Register a PTX kernel under the id FUSED tasks name it by (loaded by the GPU variant)");
   m.def(
       "cuda_device_arch",
       []() {

@@ -169,6 +169,11 @@ std::string StoreDesc::view_key() const
   return key;
 }
 
+std::string StoreDesc::identity_key() const
+{
+  return kind == Kind::Future ? root_key() + "|value" : view_key();
+}
+
 std::int64_t StoreDesc::volume() const
 {
   std::int64_t result = 1;

@@ -38,6 +38,10 @@ struct StoreDesc {
   // Identifies the elements addressed: equal only when every point task of an aligned launch
   // sees the same elements through both stores.
   [[nodiscard]] std::string view_key() const;
+  // The store's identity for the analysis and the kernel's arguments: its view key, except
+  // that every view of a Future (one element: promoted or broadcast at most) addresses that
+  // element, so all of them are one.
+  [[nodiscard]] std::string identity_key() const;
   [[nodiscard]] std::int64_t volume() const;
 };
 

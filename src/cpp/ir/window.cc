@@ -85,12 +85,9 @@ Window build_window(const std::vector<std::string>& descriptions,
       ref.known = true;
       // A 0-d store in a region (NumPy memory attached with asarray) is data a kernel
       // addresses in its element loop, like any array; only a Future is read once, as a value.
-      ref.value = desc->shape.empty() && desc->kind == StoreDesc::Kind::Future;
-      ref.root  = roots(desc->root_key());
-      // Every view of a Future (one element: promoted or broadcast at most) addresses that
-      // element, so for the dependence rules they are one view.
-      ref.view        = views(desc->kind == StoreDesc::Kind::Future ? desc->root_key() + "|value"
-                                                                    : desc->view_key());
+      ref.value       = desc->shape.empty() && desc->kind == StoreDesc::Kind::Future;
+      ref.root        = roots(desc->root_key());
+      ref.view        = views(desc->identity_key());
       ref.shape_class = shapes(shape_key(*desc));
       ref.dtype_class = dtypes(desc->dtype);
       ref.bytes       = desc->volume() * static_cast<std::int64_t>(dtype_size(desc->dtype));

@@ -12,13 +12,10 @@ KernelRegistry& KernelRegistry::instance()
   return registry;
 }
 
-legate_fuse_kernel KernelRegistry::lookup(const std::string& path, const std::string& symbol)
+void KernelRegistry::add_cpu(const std::string& id, const std::string& path,
+                             const std::string& symbol)
 {
-  const std::string key = path + '\n' + symbol;
   const std::lock_guard<std::mutex> guard{mutex_};
-  if (auto hit = kernels_.find(key); hit != kernels_.end()) {
-    return hit->second;
-  }
   void*& library = libraries_[path];
   if (library == nullptr) {
     library = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -32,9 +29,34 @@ legate_fuse_kernel KernelRegistry::lookup(const std::string& path, const std::st
   if (address == nullptr) {
     throw std::runtime_error("legate-fuse: kernel " + symbol + " not found in " + path);
   }
-  auto kernel = reinterpret_cast<legate_fuse_kernel>(address);
-  kernels_.emplace(key, kernel);
-  return kernel;
+  cpu_[id] = reinterpret_cast<legate_fuse_kernel>(address);
+}
+
+void KernelRegistry::add_ptx(const std::string& id, const std::string& path,
+                             const std::string& symbol)
+{
+  const std::lock_guard<std::mutex> guard{mutex_};
+  ptx_[id] = {path, symbol};
+}
+
+legate_fuse_kernel KernelRegistry::cpu(const std::string& id)
+{
+  const std::lock_guard<std::mutex> guard{mutex_};
+  if (auto hit = cpu_.find(id); hit != cpu_.end()) {
+    return hit->second;
+  }
+  throw std::runtime_error("legate-fuse: no CPU kernel is registered as " + id +
+                           " in this process");
+}
+
+std::pair<std::string, std::string> KernelRegistry::ptx(const std::string& id)
+{
+  const std::lock_guard<std::mutex> guard{mutex_};
+  if (auto hit = ptx_.find(id); hit != ptx_.end()) {
+    return hit->second;
+  }
+  throw std::runtime_error("legate-fuse: no GPU kernel is registered as " + id +
+                           " in this process");
 }
 
 }  // namespace legate_fuse

@@ -117,26 +117,34 @@ Block local_block(legate::TaskContext& context)
   return block;
 }
 
+// Task arguments: the kernel id (the content hash its process registered the kernel under; the
+// same in every process) and the kernel's run-time scalars. Nothing path- or machine-specific.
+std::string kernel_id(const legate::TaskContext& context)
+{
+  return context.scalar(0).value<std::string>();
+}
+
+const void* kernel_scalars(const legate::TaskContext& context)
+{
+  return context.num_scalars() > 1 ? context.scalar(1).ptr() : nullptr;
+}
+
 }  // namespace
 
 void FusedTask::cpu_variant(legate::TaskContext context)
 {
-  const auto path     = context.scalar(0).value<std::string>();
-  const auto symbol   = context.scalar(1).value<std::string>();
-  const void* scalars = context.num_scalars() > 2 ? context.scalar(2).ptr() : nullptr;
-  const Block block   = local_block(context);
+  const Block block = local_block(context);
   if (block.volume == 0) {
     return;
   }
-  const legate_fuse_kernel kernel = KernelRegistry::instance().lookup(path, symbol);
-  kernel(block.ndim, block.extents.data(), block.arrays.data(), scalars);
+  const legate_fuse_kernel kernel = KernelRegistry::instance().cpu(kernel_id(context));
+  kernel(block.ndim, block.extents.data(), block.arrays.data(), kernel_scalars(context));
 }
 
 void FusedTaskWithGpu::gpu_variant(legate::TaskContext context)
 {
-  const auto symbol   = context.scalar(1).value<std::string>();
-  const auto ptx_path = context.scalar(3).value<std::string>();
-  const Block block   = local_block(context);
+  const auto [ptx_path, symbol] = KernelRegistry::instance().ptx(kernel_id(context));
+  const Block block             = local_block(context);
   if (block.volume == 0) {
     return;
   }

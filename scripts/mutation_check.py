@@ -243,7 +243,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "        table[d.identity_key] = len(args)\n",
         "        table[d.view_key] = len(args)\n",
         ("tests/integration/test_futures.py::test_a_value_read_through_two_views_in_one_group",),
-        "a kernel's arguments identify stores as the analysis does: every view of a Future is one"),
+        "kernel arguments identify stores as the analysis does: every view of a Future is one"),
     Mutation(
         "kernel-id-content-hash", "legate_fuse/kernel_spec.py",
         "        return hashlib.sha256(repr(self._parts()).encode()).hexdigest()[:32]\n",

@@ -61,6 +61,16 @@ class Analyzer:
     def cached_plans(self) -> int: ...
     def clear(self) -> None: ...
 
+class ArgRole(Enum):
+    INPUT = 0
+    OUTPUT = 1
+    REDUCTION = 2
+
+class OperandKind(Enum):
+    ARG = 0
+    REGISTER = 1
+    SCALAR = 2
+
 KERNEL_SYMBOL: str
 C_RENDERER_VERSION: int
 

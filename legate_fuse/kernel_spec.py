@@ -17,8 +17,11 @@ from typing import Any
 from legate_fuse import _core
 from legate_fuse.lift import READ, REDUCE, WRITE, LiftedTask
 
-ARG, REGISTER, SCALAR = 0, 1, 2
-ROLE_INPUT, ROLE_OUTPUT, ROLE_REDUCTION = 0, 1, 2
+# Operand kinds and argument roles of the renderers' kernel specification (codegen/kernel_spec.h).
+ARG, REGISTER, SCALAR = (int(k.value) for k in (
+    _core.OperandKind.ARG, _core.OperandKind.REGISTER, _core.OperandKind.SCALAR))
+ROLE_INPUT, ROLE_OUTPUT, ROLE_REDUCTION = (int(r.value) for r in (
+    _core.ArgRole.INPUT, _core.ArgRole.OUTPUT, _core.ArgRole.REDUCTION))
 NO_OPERAND = (REGISTER, -1)
 
 Operand = tuple[int, int]

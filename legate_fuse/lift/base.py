@@ -6,11 +6,13 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from legate_fuse import compat
+from legate_fuse import _core, compat
 from legate_fuse.window import TaskRecord
 
-# Privileges as the analysis encodes them (src/cpp/ir/window.h).
-READ, WRITE, READ_WRITE, REDUCE = 0, 1, 2, 3
+# Privileges as the analysis encodes them (ir::Privilege, src/cpp/ir/window.h).
+READ, WRITE, READ_WRITE, REDUCE = (int(p.value) for p in (
+    _core.Privilege.READ, _core.Privilege.WRITE, _core.Privilege.READ_WRITE,
+    _core.Privilege.REDUCE))
 
 
 @dataclass(frozen=True)

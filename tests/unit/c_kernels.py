@@ -5,14 +5,17 @@ from __future__ import annotations
 import numpy
 from cffi import FFI
 
+from legate_fuse import _core
 from legate_fuse.compiler import KernelCompiler
-from legate_fuse.kernel_spec import KernelSpec
+from legate_fuse.kernel_spec import ROLE_INPUT, ROLE_OUTPUT, ROLE_REDUCTION, KernelSpec
 
-IN, OUT, RED = 0, 1, 2
+IN, OUT, RED = ROLE_INPUT, ROLE_OUTPUT, ROLE_REDUCTION
 
 ffi = FFI()
-ffi.cdef("""
-typedef struct legate_fuse_array { char* data; int64_t strides[8]; } legate_fuse_array;
+# The kernel calling convention of runtime/kernel_abi.h.
+ffi.cdef(f"""
+typedef struct legate_fuse_array {{ char* data; int64_t strides[{_core.MAX_DIM}]; }}
+  legate_fuse_array;
 void legate_fuse_kernel(int32_t ndim, const int64_t* extents, const legate_fuse_array* arrays,
                         const void* scalars);
 """)

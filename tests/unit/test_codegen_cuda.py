@@ -11,10 +11,12 @@ import pytest
 from legate_fuse import _core
 from legate_fuse.compiler import CompileError
 from legate_fuse.kernel_spec import ARG, NO_OPERAND, REGISTER, KernelSpec
+from legate_fuse.kernel_spec import ROLE_INPUT as IN
+from legate_fuse.kernel_spec import ROLE_OUTPUT as OUT
+from legate_fuse.kernel_spec import ROLE_REDUCTION as RED
 from legate_fuse.lift.cupynumeric import BINARY_OPS, CONVERSIONS, REDUCTIONS, UNARY_OPS
 from legate_fuse.nvrtc import PtxCompiler, find_nvrtc
 
-IN, OUT, RED = 0, 1, 2
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float32", "float64"]
 

@@ -153,6 +153,14 @@ void bind_renderer(py::module_& m, const char* name, std::string (*render)(const
 
 void bind_codegen(py::module_& m)
 {
+  py::enum_<cg::ArgSpec::Role>(m, "ArgRole")
+      .value("INPUT", cg::ArgSpec::Role::Input)
+      .value("OUTPUT", cg::ArgSpec::Role::Output)
+      .value("REDUCTION", cg::ArgSpec::Role::Reduction);
+  py::enum_<cg::Operand::Kind>(m, "OperandKind")
+      .value("ARG", cg::Operand::Kind::Arg)
+      .value("REGISTER", cg::Operand::Kind::Register)
+      .value("SCALAR", cg::Operand::Kind::Scalar);
   m.attr("KERNEL_SYMBOL")      = cg::KERNEL_SYMBOL;
   m.attr("C_RENDERER_VERSION") = cg::C_RENDERER_VERSION;
   bind_renderer(m, "render_c", &cg::render_c,

@@ -5,6 +5,7 @@
 #include "codegen/c_ops.h"
 #include "codegen/c_vector_math.h"
 #include "codegen/element_body.h"
+#include "codegen/kernel_abi_text.h"
 #include "codegen/staged_body.h"
 
 namespace legate_fuse::codegen {
@@ -17,13 +18,6 @@ const char* const kPrelude = R"(#ifndef LF_VECTOR_EXP
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
-
-typedef struct legate_fuse_array {
-  char* data;
-  int64_t strides[8];
-} legate_fuse_array;
-
-
 )";
 
 class Renderer {
@@ -33,7 +27,8 @@ class Renderer {
   std::string render()
   {
     std::ostringstream out;
-    out << kPrelude << remainder_helpers("static inline") << vector_math_helpers() << "\n";
+    out << kPrelude << KERNEL_ABI_TEXT << "\n"
+        << remainder_helpers("static inline") << vector_math_helpers() << "\n";
     out << "void " << KERNEL_SYMBOL
         << "(int32_t ndim, const int64_t* extents, const legate_fuse_array* arrays, "
            "const void* scalars)\n{\n";

@@ -5,6 +5,7 @@
 #include "codegen/c_ops.h"
 #include "codegen/c_renderer.h"
 #include "codegen/element_body.h"
+#include "codegen/kernel_abi_text.h"
 
 namespace legate_fuse::codegen {
 namespace {
@@ -34,13 +35,6 @@ typedef unsigned long long uint64_t;
 #define UINT64_MAX 18446744073709551615ULL
 #define INFINITY __int_as_float(0x7f800000)
 #define NAN __int_as_float(0x7fc00000)
-
-struct legate_fuse_array {
-  char* data;
-  int64_t strides[8];
-};
-
-
 )";
 
 // An atomic fold of `value` into `*target` with the reduction's combining step, by
@@ -89,10 +83,10 @@ std::string render_cuda(const KernelSpec& spec)
     throw UnsupportedError("legate-fuse: run-time scalars are not rendered for CUDA");
   }
   std::ostringstream out;
-  out << kPrelude << remainder_helpers("__device__ inline") << "\n";
+  out << kPrelude << KERNEL_ABI_TEXT << "\n" << remainder_helpers("__device__ inline") << "\n";
   const auto nargs = spec.args.empty() ? std::size_t{1} : spec.args.size();
-  out << "struct legate_fuse_launch {\n  int64_t volume;\n  int32_t ndim;\n  int32_t reserved;\n"
-         "  int64_t extents[8];\n  legate_fuse_array arrays["
+  out << "struct legate_fuse_launch {\n  legate_fuse_launch_header header;\n"
+         "  legate_fuse_array arrays["
       << nargs << "];\n};\n\n";
   for (std::size_t r = 0; r < spec.reductions.size(); ++r) {
     write_atomic_fold(out, r, spec.reductions[r].op, spec.args.at(spec.reductions[r].arg).dtype);
@@ -112,15 +106,16 @@ std::string render_cuda(const KernelSpec& spec)
     out << "  " << c_type_of(dtype) << " acc" << r << " = "
         << require_rendering(reduction_identity(red.op, dtype), red.op + " over " + dtype) << ";\n";
   }
-  out << "  for (int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; idx < p.volume;\n"
+  out << "  for (int64_t idx = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; idx < "
+         "p.header.volume;\n"
          "       idx += (int64_t)blockDim.x * gridDim.x) {\n"
          "    int64_t rest = idx;\n";
   for (std::size_t a = 0; a < spec.args.size(); ++a) {
     out << "    int64_t o" << a << " = 0;\n";
   }
-  out << "    for (int32_t d = p.ndim - 1; d >= 0; --d) {\n"
-         "      const int64_t i = rest % p.extents[d];\n"
-         "      rest /= p.extents[d];\n";
+  out << "    for (int32_t d = p.header.ndim - 1; d >= 0; --d) {\n"
+         "      const int64_t i = rest % p.header.extents[d];\n"
+         "      rest /= p.header.extents[d];\n";
   for (std::size_t a = 0; a < spec.args.size(); ++a) {
     out << "      o" << a << " += i * p.arrays[" << a << "].strides[d];\n";
   }

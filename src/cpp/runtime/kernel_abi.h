@@ -2,14 +2,19 @@
  *
  * Plain C so that generated C and CUDA sources can include the same declarations. Bump
  * LEGATE_FUSE_KERNEL_ABI_VERSION whenever a struct or the signature changes: it is part of the
- * kernel cache key, so old compiled kernels are never called with a new layout. */
+ * kernel cache key, so old compiled kernels are never called with a new layout. The generated
+ * kernels' sources begin with this very text (the renderers embed it at build time). */
 #ifndef LEGATE_FUSE_KERNEL_ABI_H
 #define LEGATE_FUSE_KERNEL_ABI_H
 
-#include <stdint.h>
+#ifndef __CUDACC_RTC__
+#include <stdint.h> /* NVRTC has no C library: the CUDA prelude defines the integer types */
+#endif
 
 #define LEGATE_FUSE_KERNEL_ABI_VERSION 1
 #define LEGATE_FUSE_MAX_DIM 8
+/* Threads per block of the GPU kernels: their launch bounds, and the FUSED task's launch. */
+#define LEGATE_FUSE_CUDA_BLOCK_SIZE 256
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,8 +39,8 @@ typedef struct legate_fuse_launch_header {
 /* A fused kernel: iterates over `extents` (ndim dimensions), arrays in the order of the task's
  * inputs, then outputs, then reductions; `scalars` holds the run-time scalar values packed as
  * the kernel's generator laid them out. */
-typedef void (*legate_fuse_kernel)(int32_t ndim, const int64_t* extents,
-                                   const legate_fuse_array* arrays, const void* scalars);
+typedef void (*legate_fuse_kernel_fn)(int32_t ndim, const int64_t* extents,
+                                      const legate_fuse_array* arrays, const void* scalars);
 
 #ifdef __cplusplus
 }

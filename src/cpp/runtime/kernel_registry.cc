@@ -29,7 +29,7 @@ void KernelRegistry::add_cpu(const std::string& id, const std::string& path,
   if (address == nullptr) {
     throw std::runtime_error("legate-fuse: kernel " + symbol + " not found in " + path);
   }
-  cpu_[id] = reinterpret_cast<legate_fuse_kernel>(address);
+  cpu_[id] = reinterpret_cast<legate_fuse_kernel_fn>(address);
 }
 
 void KernelRegistry::add_ptx(const std::string& id, const std::string& path,
@@ -39,7 +39,7 @@ void KernelRegistry::add_ptx(const std::string& id, const std::string& path,
   ptx_[id] = {path, symbol};
 }
 
-legate_fuse_kernel KernelRegistry::cpu(const std::string& id)
+legate_fuse_kernel_fn KernelRegistry::cpu(const std::string& id)
 {
   const std::lock_guard<std::mutex> guard{mutex_};
   if (auto hit = cpu_.find(id); hit != cpu_.end()) {

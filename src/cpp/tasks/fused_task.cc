@@ -16,8 +16,6 @@ static_assert(LEGATE_MAX_DIM <= LEGATE_FUSE_MAX_DIM, "kernel ABI supports fewer 
 namespace legate_fuse {
 namespace {
 
-constexpr int GPU_BLOCK_SIZE = 256;  // the CUDA renderer's CUDA_BLOCK_SIZE
-
 // The point task's stores in kernel order (inputs, outputs, reductions) and its iteration
 // block.
 struct Block {
@@ -137,7 +135,7 @@ void FusedTask::cpu_variant(legate::TaskContext context)
   if (block.volume == 0) {
     return;
   }
-  const legate_fuse_kernel kernel = KernelRegistry::instance().cpu(kernel_id(context));
+  const legate_fuse_kernel_fn kernel = KernelRegistry::instance().cpu(kernel_id(context));
   kernel(block.ndim, block.extents.data(), block.arrays.data(), kernel_scalars(context));
 }
 
@@ -156,11 +154,11 @@ void FusedTaskWithGpu::gpu_variant(legate::TaskContext context)
   std::memcpy(params.data(), &header, sizeof(header));
   std::memcpy(params.data() + sizeof(header), block.arrays.data(),
               block.arrays.size() * sizeof(legate_fuse_array));
-  auto& driver        = CudaDriver::instance();
-  const auto function = driver.function(ptx_path, symbol);
-  const std::int64_t blocks =
-      std::min<std::int64_t>((block.volume + GPU_BLOCK_SIZE - 1) / GPU_BLOCK_SIZE, 1 << 20);
-  driver.launch(function, blocks, GPU_BLOCK_SIZE,
+  auto& driver              = CudaDriver::instance();
+  const auto function       = driver.function(ptx_path, symbol);
+  const std::int64_t blocks = std::min<std::int64_t>(
+      (block.volume + LEGATE_FUSE_CUDA_BLOCK_SIZE - 1) / LEGATE_FUSE_CUDA_BLOCK_SIZE, 1 << 20);
+  driver.launch(function, blocks, LEGATE_FUSE_CUDA_BLOCK_SIZE,
                 reinterpret_cast<CudaDriver::CUstream>(context.get_task_stream()), params.data(),
                 params.size());
 }

@@ -168,27 +168,3 @@ def compile_c(compiler: str, flags: Sequence[str], source: str, output: Path) ->
     if result.returncode != 0:
         raise CompileError(f"{' '.join(command)} failed ({result.returncode}):\n"
                            f"{result.stderr.strip()}")
-
-
-def c_producer(compiler: str, defines: Callable[[], tuple[str, ...]]) -> Producer:
-    def produce(source: str, output: Path) -> None:
-        compile_c(compiler, (*FLAGS, *defines()), source, output)
-
-    return produce
-
-
-def KernelCompiler(cache_dir: Path, compiler: str = "cc",
-                   warn: Callable[[str], None] = logger.warning) -> KernelCache:
-    """The cache of CPU kernels: C compiled with the system compiler into shared objects."""
-
-    def defines() -> tuple[str, ...]:
-        from legate_fuse.vector_math import kernel_defines
-
-        return kernel_defines(Path(cache_dir), compiler, warn)
-
-    def identity() -> dict[str, str]:
-        return {"compiler": compiler_identity(compiler),
-                "flags": " ".join(FLAGS + defines() + LIBRARIES),
-                "machine": machine_identity(), "format": C_FORMAT}
-
-    return KernelCache(Path(cache_dir), ".so", identity, c_producer(compiler, defines), warn)

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from legate_fuse import _core, _tasks
-from legate_fuse.compiler import CompileError, KernelCache, KernelCompiler
+from legate_fuse.compiler import CompileError, KernelCache
+from legate_fuse.cpu_kernels import KernelCompiler
 from legate_fuse.kernel_spec import (
     ROLE_INPUT,
     FusedKernel,

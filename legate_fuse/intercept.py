@@ -9,15 +9,27 @@ depend on, or be observed by, a held task flushes the window first.
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from legate.core import LogicalArray, LogicalStore
 
 from legate_fuse import compat
+from legate_fuse.external_memory import ExternalMemory
+from legate_fuse.packed_futures import PackedFutures
 from legate_fuse.window import StoreArg, TaskRecord
 
-if TYPE_CHECKING:
-    from legate_fuse.session import Session
+
+class Session(Protocol):
+    """What the proxies need of the fusion session (session.Session implements it)."""
+
+    packed_futures: PackedFutures
+    external: ExternalMemory
+
+    def submit_auto_task(self, record: TaskRecord, unholdable: str | None) -> None: ...
+
+    def flush(self, reason: str) -> None: ...
+
+    def flush_if_touched(self, stores: list[Any], reason: str) -> None: ...
 
 
 def stores_of(obj: Any) -> list[LogicalStore]:

@@ -89,81 +89,95 @@ def build_kernel(lifted: list[LiftedTask | None], stores: list[Any],
                  descriptions: list[str], group: _core.Group,
                  parsed: list[_core.StoreDesc | None] | None = None) -> FusedKernel:
     descs = parsed if parsed is not None else [_core.parse_store_desc(t) for t in descriptions]
-
-    def desc(store_index: int) -> _core.StoreDesc:
-        found = descs[store_index]
-        if found is None:
-            raise UnsupportedGroup(f"unknown store {descriptions[store_index]!r}")
-        return found
-
-    positions = {id(store): i for i, store in enumerate(stores)}
-
-    def index_of(store: Any) -> int:
-        return positions[id(store)]
-
-    args: list[tuple[int, str, bool]] = []
-    kernel_args: list[KernelArg] = []
-    read_arg: dict[str, int] = {}
-    write_arg: dict[str, int] = {}
-    reduce_arg: dict[str, int] = {}
-    # The FUSED task sees its stores as inputs, then outputs, then reductions (the order in
-    # which Legate's TaskContext lists them), whatever order the plan lists them in.
-    by_role = sorted(group.args, key=lambda a: _ROLE[int(a.privilege.value)])
-    for fused_arg in by_role:
-        d = desc(fused_arg.store)
-        role = _ROLE[int(fused_arg.privilege.value)]
-        table = {ROLE_INPUT: read_arg, ROLE_OUTPUT: write_arg, ROLE_REDUCTION: reduce_arg}[role]
-        table[d.identity_key] = len(args)
-        args.append((role, d.dtype, d.is_future))
-        kernel_args.append(KernelArg(stores[fused_arg.store], role, fused_arg.redop))
-
-    nodes: list[tuple[str, str, tuple[Operand, ...]]] = []
-    reductions: list[tuple[int, str, Operand, Operand]] = []
-    current: dict[str, Operand] = {}  # root -> latest value
-
-    def read(store: Any) -> Operand:
-        d = desc(index_of(store))
-        if d.root_key in current:
-            return current[d.root_key]
-        if d.identity_key not in read_arg:
-            raise UnsupportedGroup(f"no kernel argument reads {d.identity_key}")
-        return (ARG, read_arg[d.identity_key])
-
-    def node(op: str, dtype: str, inputs: list[Operand]) -> Operand:
-        nodes.append((op, dtype, tuple(inputs)))
-        return (REGISTER, len(nodes) - 1)
-
+    builder = _KernelBuilder(stores, descriptions, descs)
+    builder.add_arguments(group)
     for t in group.tasks:
         task = lifted[t]
         if task is None:
             raise UnsupportedGroup(f"task {t} is not lifted")
+        builder.add_task(task)
+    return builder.kernel()
+
+
+class _KernelBuilder:
+    """The group's kernel arguments, then its tasks in program order: a root's latest value
+    lives in a register (`current`), arguments are keyed by store identity (every view of a
+    Future is one, as in the analysis)."""
+
+    def __init__(self, stores: list[Any], descriptions: list[str],
+                 descs: list[_core.StoreDesc | None]) -> None:
+        self.stores, self.descriptions, self.descs = stores, descriptions, descs
+        self.positions = {id(store): i for i, store in enumerate(stores)}
+        self.args: list[tuple[int, str, bool]] = []
+        self.kernel_args: list[KernelArg] = []
+        self.arg_of: dict[int, dict[str, int]] = {
+            ROLE_INPUT: {}, ROLE_OUTPUT: {}, ROLE_REDUCTION: {}}
+        self.nodes: list[tuple[str, str, tuple[Operand, ...]]] = []
+        self.reductions: list[tuple[int, str, Operand, Operand]] = []
+        self.current: dict[str, Operand] = {}  # root -> latest value
+
+    def desc(self, store_index: int) -> _core.StoreDesc:
+        found = self.descs[store_index]
+        if found is None:
+            raise UnsupportedGroup(f"unknown store {self.descriptions[store_index]!r}")
+        return found
+
+    def desc_of(self, store: Any) -> _core.StoreDesc:
+        return self.desc(self.positions[id(store)])
+
+    def add_arguments(self, group: _core.Group) -> None:
+        # The FUSED task sees its stores as inputs, then outputs, then reductions (the order in
+        # which Legate's TaskContext lists them), whatever order the plan lists them in.
+        for fused_arg in sorted(group.args, key=lambda a: _ROLE[int(a.privilege.value)]):
+            d = self.desc(fused_arg.store)
+            role = _ROLE[int(fused_arg.privilege.value)]
+            self.arg_of[role][d.identity_key] = len(self.args)
+            self.args.append((role, d.dtype, d.is_future))
+            self.kernel_args.append(KernelArg(self.stores[fused_arg.store], role, fused_arg.redop))
+
+    def read(self, store: Any) -> Operand:
+        d = self.desc_of(store)
+        if d.root_key in self.current:
+            return self.current[d.root_key]
+        inputs = self.arg_of[ROLE_INPUT]
+        if d.identity_key not in inputs:
+            raise UnsupportedGroup(f"no kernel argument reads {d.identity_key}")
+        return (ARG, inputs[d.identity_key])
+
+    def node(self, op: str, dtype: str, inputs: list[Operand]) -> Operand:
+        self.nodes.append((op, dtype, tuple(inputs)))
+        return (REGISTER, len(self.nodes) - 1)
+
+    def add_task(self, task: LiftedTask) -> None:
         if task.scalars:
             raise UnsupportedGroup(f"{task.op} has run-time scalar arguments")
-        inputs = [read(a.store) for a in task.args if a.privilege == READ]
+        inputs = [self.read(a.store) for a in task.args if a.privilege == READ]
         outputs = [a for a in task.args if a.privilege == WRITE]
-        reduced = [a for a in task.args if a.privilege == REDUCE]
         if outputs:
             (out,) = outputs
-            d = desc(index_of(out.store))
-            current[d.root_key] = node(task.op, d.dtype, inputs)
-            continue
-        (target,) = reduced
-        d = desc(index_of(target.store))
-        if d.identity_key not in reduce_arg:
-            continue  # a reduction nothing observes
+            d = self.desc_of(out.store)
+            self.current[d.root_key] = self.node(task.op, d.dtype, inputs)
+            return
+        (target,) = [a for a in task.args if a.privilege == REDUCE]
+        d = self.desc_of(target.store)
+        reduced = self.arg_of[ROLE_REDUCTION]
+        if d.identity_key not in reduced:
+            return  # a reduction nothing observes
         if task.op == "DOT":
-            value, mask = node("BINARY_OP.MULTIPLY", d.dtype, inputs), NO_OPERAND
+            value, mask = self.node("BINARY_OP.MULTIPLY", d.dtype, inputs), NO_OPERAND
         else:
             value, mask = inputs[0], (inputs[1] if len(inputs) > 1 else NO_OPERAND)
-        reductions.append((reduce_arg[d.identity_key], _reduction_name(task.op), value, mask))
+        self.reductions.append((reduced[d.identity_key], _reduction_name(task.op), value, mask))
 
-    stores_spec = []
-    for identity, arg in write_arg.items():
-        root = next(d for d in descs if d is not None and d.identity_key == identity).root_key
-        computed = current.get(root)
-        if computed is None or computed[0] != REGISTER:
-            raise UnsupportedGroup(f"output {identity} is never computed")
-        stores_spec.append((arg, computed[1]))
-
-    spec = KernelSpec(tuple(args), (), tuple(nodes), tuple(stores_spec), tuple(reductions))
-    return FusedKernel(spec, tuple(kernel_args))
+    def kernel(self) -> FusedKernel:
+        stores_spec = []
+        for identity, arg in self.arg_of[ROLE_OUTPUT].items():
+            root = next(d for d in self.descs
+                        if d is not None and d.identity_key == identity).root_key
+            computed = self.current.get(root)
+            if computed is None or computed[0] != REGISTER:
+                raise UnsupportedGroup(f"output {identity} is never computed")
+            stores_spec.append((arg, computed[1]))
+        spec = KernelSpec(tuple(self.args), (), tuple(self.nodes), tuple(stores_spec),
+                          tuple(self.reductions))
+        return FusedKernel(spec, tuple(self.kernel_args))

@@ -10,8 +10,7 @@ from functools import cached_property
 from typing import Any
 
 from legate_fuse import _core
-from legate_fuse.lift import LiftedTask, lift
-from legate_fuse.lift.base import READ
+from legate_fuse.lift import READ, LiftedTask, lift, task_name
 from legate_fuse.liveness import ArrayTracker, foreign_references, held_references
 from legate_fuse.stats import Stats
 from legate_fuse.window import TaskRecord
@@ -107,16 +106,6 @@ def task_label(record: TaskRecord, task: LiftedTask | None) -> str:
     if task is not None:
         return task.op
     return f"opaque {task_name(record)}"
-
-
-def task_name(record: TaskRecord) -> str:
-    from legate_fuse.lift import cupynumeric
-
-    if record.library_name == cupynumeric.LIBRARY_NAME:
-        name = cupynumeric.task_names().get(record.task_id)
-        if name is not None:
-            return f"{record.library_name}.{name}"
-    return f"{record.library_name}:{record.task_id}"
 
 
 @dataclass(frozen=True)

@@ -240,8 +240,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "float32 power is computed in double precision, as cuPyNumeric does"),
     Mutation(
         "one-identity-for-future-views", "legate_fuse/kernel_spec.py",
-        "        table[d.identity_key] = len(args)\n",
-        "        table[d.view_key] = len(args)\n",
+        "            self.arg_of[role][d.identity_key] = len(self.args)\n",
+        "            self.arg_of[role][d.view_key] = len(self.args)\n",
         ("tests/integration/test_futures.py::test_a_value_read_through_two_views_in_one_group",),
         "kernel arguments identify stores as the analysis does: every view of a Future is one"),
     Mutation(

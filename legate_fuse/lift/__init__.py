@@ -1,9 +1,45 @@
 """Lifting: recorded Legate tasks to operations the fusion analysis and code generator know.
 
-One module per Legate library. A task no lifting recognises is opaque: it runs exactly as the
-library built it, and the analysis never fuses across it.
+One module per Legate library, found through `LIBRARIES`. A task no lifting recognises is
+opaque: it runs exactly as the library built it, and the analysis never fuses across it.
 """
 
-from legate_fuse.lift.base import READ, REDUCE, WRITE, LiftedArg, LiftedTask, lift
+from __future__ import annotations
 
-__all__ = ["READ", "REDUCE", "WRITE", "LiftedArg", "LiftedTask", "lift"]
+import importlib
+from types import ModuleType
+
+from legate_fuse import compat
+from legate_fuse.lift.base import READ, REDUCE, WRITE, LiftedArg, LiftedTask
+from legate_fuse.window import TaskRecord
+
+__all__ = ["LIBRARIES", "READ", "REDUCE", "WRITE", "LiftedArg", "LiftedTask", "lift",
+           "task_name"]
+
+# Legate library name -> the module that lifts its tasks (`lift(record)`, `task_names()`).
+# Imported when a task of the library is first lifted: a lifting module imports Legate, which
+# must not be loaded before the program loads it.
+LIBRARIES = {"cupynumeric": "legate_fuse.lift.cupynumeric"}
+
+
+def library_lifting(library_name: str) -> ModuleType | None:
+    module = LIBRARIES.get(library_name)
+    return importlib.import_module(module) if module is not None else None
+
+
+def lift(record: TaskRecord) -> LiftedTask | None:
+    """The lifted form of `record`, or None (opaque)."""
+    if any(name not in compat.TASK_LIFTABLE_CALLS for name, _, _ in record.calls):
+        return None  # built with a call the lifting does not understand: as built
+    lifting = library_lifting(record.library_name)
+    lifted: LiftedTask | None = lifting.lift(record) if lifting is not None else None
+    return lifted
+
+
+def task_name(record: TaskRecord) -> str:
+    """`library.TASK` for a task its library's lifting can name, else `library:id`."""
+    lifting = library_lifting(record.library_name)
+    name = lifting.task_names().get(record.task_id) if lifting is not None else None
+    if name is not None:
+        return f"{record.library_name}.{name}"
+    return f"{record.library_name}:{record.task_id}"

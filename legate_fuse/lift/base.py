@@ -1,4 +1,4 @@
-"""What lifting produces, and the dispatch to each library's lifting."""
+"""What lifting produces, and what every library's lifting shares."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from legate_fuse import _core, compat
+from legate_fuse import _core
 from legate_fuse.window import TaskRecord
 
 # Privileges as the analysis encodes them (ir::Privilege, src/cpp/ir/window.h).
@@ -82,15 +82,4 @@ def _variable_of(record: TaskRecord, store_id: int) -> int | None:
     for arg in record.args:
         if id(arg.store) == store_id:
             return variable_id(arg.variable)
-    return None
-
-
-def lift(record: TaskRecord) -> LiftedTask | None:
-    """The lifted form of `record`, or None (opaque)."""
-    from legate_fuse.lift import cupynumeric
-
-    if any(name not in compat.TASK_LIFTABLE_CALLS for name, _, _ in record.calls):
-        return None  # built with a call the lifting does not understand: as built
-    if record.library_name == cupynumeric.LIBRARY_NAME:
-        return cupynumeric.lift(record)
     return None

@@ -8,7 +8,7 @@ import numpy
 import pytest
 
 from legate_fuse import _core
-from legate_fuse.compiler import KernelCompiler
+from legate_fuse.cpu_kernels import KernelCompiler
 from legate_fuse.kernel_spec import ARG, NO_OPERAND, REGISTER, KernelSpec
 
 from .c_kernels import IN, OUT, RED, run

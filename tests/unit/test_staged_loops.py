@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy
 import pytest
 
-from legate_fuse.compiler import KernelCompiler
+from legate_fuse.cpu_kernels import KernelCompiler
 from legate_fuse.kernel_spec import ARG, NO_OPERAND, REGISTER, SCALAR, KernelSpec
 
 from .c_kernels import IN, OUT, RED, run

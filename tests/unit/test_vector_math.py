@@ -10,7 +10,8 @@ import numpy
 import pytest
 
 from legate_fuse import _core, vector_math
-from legate_fuse.compiler import KernelCache, KernelCompiler
+from legate_fuse.compiler import KernelCache
+from legate_fuse.cpu_kernels import KernelCompiler
 
 from .c_kernels import run
 from .test_staged_loops import STAGED, inputs, strided_copy

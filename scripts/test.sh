@@ -11,7 +11,17 @@ echo "[test] ruff" >&2
 echo "[test] mypy" >&2
 "$PY" -m mypy
 echo "[test] clang-format" >&2
-"$(dirname "$PY")/clang-format" --dry-run --Werror $(git ls-files 'src/cpp/*.h' 'src/cpp/*.cc' 2>/dev/null || find src/cpp -name '*.h' -o -name '*.cc')
+"$(dirname "$PY")/clang-format" --dry-run --Werror $(git ls-files 'src/cpp/*.h' 'src/cpp/*.cc' 'tests/cpp/*.h' 'tests/cpp/*.cc' 2>/dev/null || find src/cpp tests/cpp -name '*.h' -o -name '*.cc')
+# The core (IR, analysis, code generation) on its own, with AddressSanitizer and
+# UndefinedBehaviorSanitizer: tests/cpp, run by ctest.
+echo "[test] native tests (ASan, UBSan)" >&2
+BIN="$(dirname "$PY")"
+"$BIN/cmake" -S "$ROOT" -B "$ROOT/build/native" -G Ninja -DCMAKE_MAKE_PROGRAM="$BIN/ninja" \
+  -DLEGATE_FUSE_NATIVE_TESTS=ON -DCMAKE_BUILD_TYPE=Debug \
+  "-DCMAKE_CXX_FLAGS=-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+  > /dev/null
+"$BIN/cmake" --build "$ROOT/build/native" > /dev/null
+(cd "$ROOT/build/native" && "$BIN/ctest" --output-on-failure)
 echo "[test] pytest" >&2
 if [[ $# -gt 0 ]]; then
   exec "$PY" -m pytest "$@"

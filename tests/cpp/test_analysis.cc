@@ -1,0 +1,79 @@
+// The analysis on synthetic windows (the encoding of ir/window.h): which tasks fuse, what is a
+// temporary, and that a plan comes back from the cache for the same signature.
+#include <string>
+#include <vector>
+
+#include "analysis/analyzer.h"
+#include "check.h"
+#include "ir/window.h"
+
+namespace an = legate_fuse::analysis;
+
+namespace {
+
+constexpr std::int64_t READ = 0, WRITE = 1;
+
+std::string region(int root)
+{
+  return "Store(" + std::to_string(root) +
+         ") {shape: [100], type: float64, storage: Storage(1) {kind: Region, level: 0, region: "
+         "(7, (5, 1), 6), field: " +
+         std::to_string(10000 + root) + "}}";
+}
+
+// t = a * 2; d = t + b: the product is a temporary when only `a`, `b` and `d` are live.
+struct Chain {
+  std::vector<std::string> stores{region(0), region(1), region(2), region(3)};  // a, b, t, d
+  std::vector<std::int64_t> tasks{0,       1,    2, /*t*/ 2, WRITE, -1, /*a*/ 0, READ, -1,
+                                  1,       1,    3, /*d*/ 3, WRITE, -1, /*t*/ 2, READ, -1,
+                                  /*b*/ 1, READ, -1};
+};
+
+}  // namespace
+
+LF_TEST(a_chain_fuses_and_its_intermediate_is_a_temporary)
+{
+  const Chain chain;
+  const auto window = legate_fuse::ir::build_window(
+      chain.stores, {chain.stores[0], chain.stores[1], chain.stores[3]}, chain.tasks);
+  const auto plan = an::plan_window(window);
+  LF_CHECK_EQ(plan.groups.size(), std::size_t{1});
+  LF_CHECK_EQ(std::string{an::kind_name(plan.groups[0].kind)}, std::string{"fused"});
+  LF_CHECK_EQ(plan.groups[0].tasks.size(), std::size_t{2});
+  LF_CHECK_EQ(plan.groups[0].temporaries.size(), std::size_t{1});
+  LF_CHECK_EQ(plan.groups[0].bytes_not_allocated, std::int64_t{800});
+}
+
+LF_TEST(an_intermediate_the_program_holds_is_no_temporary)
+{
+  const Chain chain;
+  const auto window = legate_fuse::ir::build_window(chain.stores, chain.stores, chain.tasks);
+  const auto plan   = an::plan_window(window);
+  LF_CHECK_EQ(plan.groups.size(), std::size_t{1});
+  LF_CHECK(plan.groups[0].temporaries.empty());
+}
+
+LF_TEST(the_same_signature_comes_from_the_cache)
+{
+  const Chain chain;
+  an::Analyzer analyzer;
+  const auto window = legate_fuse::ir::build_window(chain.stores, {}, chain.tasks);
+  LF_CHECK(!analyzer.analyze(window).cache_hit);
+  LF_CHECK(analyzer.analyze(window).cache_hit);
+  LF_CHECK_EQ(analyzer.cached_plans(), std::size_t{1});
+}
+
+LF_TEST(a_truncated_encoding_is_rejected)
+{
+  const Chain chain;
+  std::vector<std::int64_t> truncated(chain.tasks.begin(), chain.tasks.end() - 1);
+  bool threw = false;
+  try {
+    (void)legate_fuse::ir::build_window(chain.stores, {}, truncated);
+  } catch (const std::invalid_argument&) {
+    threw = true;
+  }
+  LF_CHECK(threw);
+}
+
+LF_TEST_MAIN

@@ -1,0 +1,62 @@
+// Store descriptions as Legate prints them: parsing, and the identities the analysis and the
+// kernel builder key stores by.
+#include <string>
+
+#include "check.h"
+#include "ir/store_desc.h"
+
+using legate_fuse::ir::parse_store_desc;
+
+namespace {
+
+std::string region(int field, const std::string& transform = "", int space = 5)
+{
+  const std::string transform_part = transform.empty() ? "" : "transform: " + transform + ", ";
+  return "Store(3) {shape: [100], " + transform_part +
+         "type: float64, storage: Storage(5) {kind: Region, level: 2, region: (7, (" +
+         std::to_string(space) + ", 1), 6), field: " + std::to_string(field) + "}}";
+}
+
+std::string future(const std::string& shape, const std::string& transform)
+{
+  const std::string transform_part = transform.empty() ? "" : "transform: " + transform + ", ";
+  return "Store(9) {shape: [" + shape + "], " + transform_part +
+         "type: bool, storage: Storage(549) {kind: Future, level: 0}}";
+}
+
+}  // namespace
+
+LF_TEST(parses_a_region_store)
+{
+  const auto desc = parse_store_desc(region(10000));
+  LF_CHECK(desc.has_value());
+  LF_CHECK_EQ(desc->dtype, std::string{"float64"});
+  LF_CHECK_EQ(desc->volume(), std::int64_t{100});
+  LF_CHECK_EQ(desc->root_key(), std::string{"R7.10000"});
+}
+
+LF_TEST(views_of_one_root_share_the_root_not_the_view)
+{
+  const auto whole = parse_store_desc(region(10000));
+  const auto slice = parse_store_desc(region(10000, "Shift(dim: 0, offset: -2)", 22));
+  LF_CHECK_EQ(whole->root_key(), slice->root_key());
+  LF_CHECK(whole->view_key() != slice->view_key());
+  LF_CHECK(whole->identity_key() != slice->identity_key());
+}
+
+LF_TEST(every_view_of_a_future_is_one_store)
+{
+  const auto value    = parse_store_desc(future("", ""));
+  const auto promoted = parse_store_desc(future("256", "Promote(extra_dim: 0, dim_size: 256)"));
+  LF_CHECK(value.has_value() && promoted.has_value());
+  LF_CHECK(value->view_key() != promoted->view_key());
+  LF_CHECK_EQ(value->identity_key(), promoted->identity_key());
+}
+
+LF_TEST(an_unknown_format_is_not_guessed)
+{
+  LF_CHECK(!parse_store_desc("Store(1) {something else}").has_value());
+  LF_CHECK(!parse_store_desc("").has_value());
+}
+
+LF_TEST_MAIN

@@ -66,3 +66,15 @@ def cg_after_test(np: Any, s: dict[str, Any]) -> None:
     pv = s["p"][1:-1, 1:-1]
     pv[:] = s["r"] + (s["rsnew"] / s["rsold"]) * pv
     s["rsold"] = s["rsnew"]
+
+
+def every_program(np: Any) -> None:
+    """The integration programs, Black-Scholes and a CG iteration: most kinds of fused group."""
+    from .programs import PROGRAMS
+
+    for program in PROGRAMS.values():
+        program(np)
+    price(np, black_scholes_inputs(np))
+    state = cg_state(np)
+    cg_until_test(np, state)
+    cg_after_test(np, state)

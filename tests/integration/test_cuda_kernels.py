@@ -14,7 +14,6 @@ from legate_fuse.nvrtc import PtxCompiler, find_nvrtc
 from legate_fuse.session import Session
 
 from . import plan_programs
-from .programs import PROGRAMS
 
 
 def test_kernels_of_the_programs_compile_to_ptx(session: Session, tmp_path: Path) -> None:
@@ -22,12 +21,7 @@ def test_kernels_of_the_programs_compile_to_ptx(session: Session, tmp_path: Path
         _core.nvrtc_version(find_nvrtc())
     except _core.NvrtcError as error:
         pytest.skip(f"NVRTC is not available: {error}")
-    for program in PROGRAMS.values():
-        program(cn)
-    plan_programs.price(cn, plan_programs.black_scholes_inputs(cn))
-    state = plan_programs.cg_state(cn)
-    plan_programs.cg_until_test(cn, state)
-    plan_programs.cg_after_test(cn, state)
+    plan_programs.every_program(cn)
     legate_fuse.flush()
     specs = session.fuser().kernel_specs()
     assert len(specs) >= 10

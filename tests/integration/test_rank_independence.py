@@ -29,7 +29,7 @@ compiler.machine_identity = lambda: os.environ["SIMULATED_CPU"]
 import cupynumeric as np
 import legate_fuse
 from legate_fuse import fuser
-from tests.integration import plan_programs, programs
+from tests.integration import plan_programs
 
 launches = []
 build = fuser.build_fused_task
@@ -43,12 +43,7 @@ def recording(runtime, kernel_id, args, scalars, provenance):
     return build(runtime, kernel_id, args, scalars, provenance)
 
 fuser.build_fused_task = recording
-for program in programs.PROGRAMS.values():
-    program(np)
-plan_programs.price(np, plan_programs.black_scholes_inputs(np))
-state = plan_programs.cg_state(np)
-plan_programs.cg_until_test(np, state)
-plan_programs.cg_after_test(np, state)
+plan_programs.every_program(np)
 legate_fuse.flush()
 print("LAUNCHES " + json.dumps(launches))
 """

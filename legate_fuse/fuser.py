@@ -99,16 +99,21 @@ class Fuser:
         if spec in self._kernels:
             return
         source = spec.render_c()
-        if self.log_kernels:
-            print(f"legate-fuse kernel {spec.kernel_id}:\n{source}", file=sys.stderr,
-                  flush=True)
-        self._register_cpu_kernel(spec.kernel_id, source)
+        # Every stage after the plan: the specification, its source, the compiled kernel.
+        self._log(f"legate-fuse kernel {spec.kernel_id}:\n{spec.describe()}\n"
+                  f"-- C source:\n{source}")
+        path = self._register_cpu_kernel(spec.kernel_id, source)
+        self._log(f"-- kernel {spec.kernel_id} compiled: {path}")
         if self.gpu is not None:
             ptx = self.gpu.build(spec.render_cuda())
             _tasks.register_ptx_kernel(spec.kernel_id, str(ptx), _core.KERNEL_SYMBOL)
         self._kernels[spec] = None
 
-    def _register_cpu_kernel(self, kernel_id: str, source: str) -> None:
+    def _log(self, text: str) -> None:
+        if self.log_kernels:
+            print(text, file=sys.stderr, flush=True)
+
+    def _register_cpu_kernel(self, kernel_id: str, source: str) -> Path:
         """Loads the kernel's shared object. `build` checks a cached file against its record
         before it gets here: dlopen must never see a file cut short (it dies of SIGBUS)."""
         compiled_before = self.cpu.compiled
@@ -122,6 +127,7 @@ class Fuser:
             # file): rebuild it once.
             path = self.cpu.rebuild(source, path, f"it does not load: {error}")
             _tasks.register_cpu_kernel(kernel_id, str(path), _core.KERNEL_SYMBOL)
+        return path
 
     def _count(self, group: _core.Group, kernel: FusedKernel) -> None:
         caches = [c for c in (self.cpu, self.gpu) if c is not None]

@@ -53,11 +53,29 @@ class KernelSpec:
         compiler or cache folder; each registers its own build of the kernel under it."""
         return hashlib.sha256(repr(self._parts()).encode()).hexdigest()[:32]
 
+    def describe(self) -> str:
+        """The specification as text, one line per argument, node, store and reduction."""
+        role_names = {ROLE_INPUT: "input", ROLE_OUTPUT: "output", ROLE_REDUCTION: "reduction"}
+        lines = [f"arg {i}: {role_names[role]} {dtype}{' (one value)' if value else ''}"
+                 for i, (role, dtype, value) in enumerate(self.args)]
+        lines += [f"r{i} = {op} -> {dtype} ({', '.join(map(_operand, inputs))})"
+                  for i, (op, dtype, inputs) in enumerate(self.nodes)]
+        lines += [f"arg {arg} <- r{register}" for arg, register in self.stores]
+        lines += [f"arg {arg} {op}= {_operand(value)}"
+                  + (f" where {_operand(mask)}" if mask != NO_OPERAND else "")
+                  for arg, op, value, mask in self.reductions]
+        return "\n".join(lines)
+
     def render_c(self) -> str:
         return _core.render_c(*self._parts())
 
     def render_cuda(self) -> str:
         return _core.render_cuda(*self._parts())
+
+
+def _operand(operand: Operand) -> str:
+    kind, index = operand
+    return {ARG: "arg ", REGISTER: "r", SCALAR: "scalar "}[kind] + str(index)
 
 
 @dataclass(frozen=True)

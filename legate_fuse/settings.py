@@ -96,7 +96,7 @@ LOG: Setting[frozenset[str]] = Setting(
     "LEGATE_FUSE_LOG", frozenset(), parse_log_topics,
     "Comma-separated things to print as they happen: 'plan' prints every window's plan "
     "(its tasks, the groups, the temporaries and why each group ended); 'kernels' prints "
-    "the source of every kernel generated.",
+    "every kernel generated: its id, its specification, its C source and the compiled file.",
 )
 
 def parse_text(name: str, raw: str) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -128,6 +129,17 @@ def test_plan_log_prints_every_plan() -> None:
     assert "legate-fuse plan (" in result.stderr
     assert "BINARY_OP.MULTIPLY" in result.stderr and "SCALAR_UNARY_RED.SUM" in result.stderr
     assert "fused tasks [" in result.stderr and "ended: end of window" in result.stderr
+
+
+def test_kernel_log_prints_every_stage_after_the_plan(tmp_path: Path) -> None:
+    code = "import cupynumeric as np\na = np.ones(100)\nprint(float((a * 2.0 + 1.0).sum()))"
+    result = run([sys.executable, "-c", code], LEGATE_FUSE="1", LEGATE_FUSE_LOG="kernels",
+                 LEGATE_FUSE_CACHE_DIR=str(tmp_path))
+    assert result.returncode == 0, result.stderr[-3000:]
+    (kernel_id,) = re.findall(r"legate-fuse kernel ([0-9a-f]{32}):", result.stderr)
+    assert "r0 = BINARY_OP.MULTIPLY -> float64 (arg 0, arg 1)" in result.stderr  # the spec
+    assert "-- C source:" in result.stderr and "legate_fuse_kernel(" in result.stderr
+    assert f"-- kernel {kernel_id} compiled: {tmp_path}" in result.stderr
 
 
 def test_unknown_log_topic_is_a_clear_error() -> None:

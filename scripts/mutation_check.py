@@ -226,8 +226,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a task over an array does not join a group that reduces 0-d values"),
     Mutation(
         "zero-d-attached-is-data", "src/cpp/ir/window.cc",
-        "      ref.value = desc->shape.empty() && desc->kind == StoreDesc::Kind::Future;\n",
-        "      ref.value = desc->shape.empty();\n",
+        "= desc->shape.empty() && desc->kind == StoreDesc::Kind::Future;\n",
+        "= desc->shape.empty();\n",
         (f"{ANALYSIS}::test_a_0d_store_in_a_region_is_data_not_a_0d_value",
          "tests/integration/test_attached_scalars.py"),
         "a 0-d store over NumPy memory is data, only a Future is a 0-d value"),

@@ -10,13 +10,14 @@ from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
-from legate_fuse import compat, flush_points, settings
-from legate_fuse.external_memory import ExternalMemory
-from legate_fuse.import_hooks import after_import
-from legate_fuse.liveness import ArrayTracker, reference_counts_as_assumed
-from legate_fuse.packed_futures import PackedFutures
+from legate_fuse import settings
+from legate_fuse.capture import compat, flush_points
+from legate_fuse.capture.external_memory import ExternalMemory
+from legate_fuse.capture.import_hooks import after_import
+from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.stats import Stats, format_stats
-from legate_fuse.window import TaskRecord, Window, execute_in_order
+from legate_fuse.window.holding import TaskRecord, Window, execute_in_order
+from legate_fuse.window.liveness import ArrayTracker, reference_counts_as_assumed
 
 logger = logging.getLogger("legate_fuse")
 
@@ -88,7 +89,7 @@ class Session:
     def _writes_external(self, record: TaskRecord) -> bool:
         """Whether the task writes or reduces into a store over memory the program owns (or
         might: a store whose storage cannot be told counts as such)."""
-        from legate_fuse.intercept import stores_of
+        from legate_fuse.capture.proxies import stores_of
 
         if not self.external.tracking:
             return False
@@ -102,8 +103,8 @@ class Session:
 
     def choose_cut(self, records: Sequence[TaskRecord]) -> int:
         """How many tasks of a full window to run: at least half, where the fewest bytes cross
-        to the rest (see window_cut.py)."""
-        from legate_fuse.window_cut import choose_cut
+        to the rest (see window/cut.py)."""
+        from legate_fuse.window.cut import choose_cut
 
         try:
             return choose_cut(records, earliest=max(1, len(records) // 2))
@@ -113,7 +114,7 @@ class Session:
 
     def fuser(self) -> Any:
         if self._fuser is None:
-            from legate_fuse.fuser import make_fuser
+            from legate_fuse.backend.fuser import make_fuser
 
             self._fuser = make_fuser(self.stats, self.config.cache_dir, self.config.c_compiler,
                                      lambda: self.runtime_proxy.unwrapped, self.warn_once,
@@ -122,7 +123,7 @@ class Session:
 
     def planner(self) -> Any:
         if self._planner is None:
-            from legate_fuse.planner import Planner
+            from legate_fuse.plan.planner import Planner
 
             self._planner = Planner(self.stats, self.tracker, "plan" in self.config.log_topics)
         return self._planner
@@ -145,7 +146,7 @@ class Session:
         self.warn_once(f"{why}; running everything unfused")
 
     def check_hooks(self, modules: tuple[str, ...] | None = None) -> bool:
-        """Whether every name the plugin relies on (compat.py) is there; turns fusion off,
+        """Whether every name the plugin relies on (capture/compat.py) is there; turns fusion off,
         naming what is missing, when not."""
         missing = compat.missing(modules)
         if missing:
@@ -155,7 +156,7 @@ class Session:
         return not missing
 
     def install_runtime_proxy(self, core: ModuleType) -> None:
-        from legate_fuse.intercept import RuntimeProxy
+        from legate_fuse.capture.proxies import RuntimeProxy
 
         if not self.check_hooks(("legate.core",)):
             return

@@ -93,7 +93,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         (EXTERNAL,),
         "a held task that writes memory NumPy owns is flushed at once (submit_auto_task)"),
     Mutation(
-        "export-views", "legate_fuse/external_memory.py",
+        "export-views", "legate_fuse/capture/external_memory.py",
         "            self.note(getattr(thunk, compat.STORE_ATTRIBUTE),\n"
         "                      owner if isinstance(result, numpy.ndarray) else None)\n",
         "",
@@ -102,14 +102,14 @@ MUTATIONS: tuple[Mutation, ...] = (
          f"{EXTERNAL}::test_writes_to_an_array_exported_through_dlpack_run_at_once"),
         "stores exported as NumPy views or DLPack are external memory (_noting_exports)"),
     Mutation(
-        "unknown-runtime-call", "legate_fuse/intercept.py",
+        "unknown-runtime-call", "legate_fuse/capture/proxies.py",
         "        def after_the_window(*args: Any, **kwargs: Any) -> Any:\n"
         '            self._session.flush("unknown_runtime_call")\n',
         "        def after_the_window(*args: Any, **kwargs: Any) -> Any:\n",
         (f"{FAIL_CLOSED}::test_an_unknown_runtime_method_runs_after_everything_held",),
         "an unknown runtime method runs after everything held (RuntimeProxy.__getattr__)"),
     Mutation(
-        "unknown-task-call", "legate_fuse/intercept.py",
+        "unknown-task-call", "legate_fuse/capture/proxies.py",
         '                self._unholdable = "unknown_task_call"\n',
         "                pass\n",
         (f"{FAIL_CLOSED}::test_a_task_with_an_unknown_call_runs_at_once",),
@@ -136,20 +136,20 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{FAIL_CLOSED}::test_untrusted_reference_counts_run_everything_unfused",),
         "fusion stays off where reference counts are not trusted (session._start)"),
     Mutation(
-        "refcount-probe", "legate_fuse/liveness.py",
+        "refcount-probe", "legate_fuse/window/liveness.py",
         "    return alone == [] and len(referenced) == 1 and referenced[0] is extra\n",
         "    return True\n",
         (f"{FAIL_CLOSED}::test_the_reference_count_probe_rejects_borrowed_references",),
         "the probe reports reference counts that miss references (reference_counts_as_assumed)"),
     Mutation(
-        "refcount-versions", "legate_fuse/liveness.py",
+        "refcount-versions", "legate_fuse/window/liveness.py",
         '    if sys.implementation.name != "cpython" or not (3, 11) <= sys.version_info[:2] '
         "<= (3, 13):\n        return False\n",
         "",
         (f"{FAIL_CLOSED}::test_untested_interpreters_are_not_trusted",),
         "reference counts of interpreters other than CPython 3.11-3.13 are not trusted"),
     Mutation(
-        "cache-digest", "legate_fuse/cache_entry.py",
+        "cache-digest", "legate_fuse/backend/cache_entry.py",
         "        if hashlib.sha256(contents).hexdigest() != sha256:\n",
         "        if False:\n",
         ("tests/unit/test_cache_entry.py",
@@ -157,19 +157,19 @@ MUTATIONS: tuple[Mutation, ...] = (
          "warning"),
         "a cache entry whose contents differ from its record's sha256 is not loaded"),
     Mutation(
-        "cut-window-liveness", "legate_fuse/planner.py",
+        "cut-window-liveness", "legate_fuse/plan/planner.py",
         "        live += [str(store) for record in later for store in record.stores]\n",
         "",
         ("tests/integration/test_window_cut.py",),
         "in a cut window, what the tasks held back touch is live (Planner.plan)"),
     Mutation(
-        "packed-future-fill", "legate_fuse/intercept.py",
+        "packed-future-fill", "legate_fuse/capture/proxies.py",
         "self._runtime.issue_fill(lhs, self._session.packed_futures.fill_value(value))",
         "self._runtime.issue_fill(lhs, value)",
         ("tests/integration/test_futures.py",),
         "a fill whose value is a packed Future of a fused task fills with its value"),
     Mutation(
-        "packed-bool-future-scalar", "legate_fuse/packed_futures.py",
+        "packed-bool-future-scalar", "legate_fuse/capture/packed_futures.py",
         "Scalar(contents.reshape(-1)[:1].reshape(()).copy(), value.type)",
         "Scalar(contents.reshape(-1)[0], value.type)",
         ("tests/integration/test_futures.py::test_a_fill_from_a_packed_bool_future",
@@ -239,15 +239,15 @@ MUTATIONS: tuple[Mutation, ...] = (
          "[power-float32]",),
         "float32 power is computed in double precision, as cuPyNumeric does"),
     Mutation(
-        "one-identity-for-future-views", "legate_fuse/kernel_spec.py",
+        "one-identity-for-future-views", "legate_fuse/plan/kernel_spec.py",
         "            self.arg_of[role][d.identity_key] = len(self.args)\n",
         "            self.arg_of[role][d.view_key] = len(self.args)\n",
         ("tests/integration/test_futures.py::test_a_value_read_through_two_views_in_one_group",),
         "kernel arguments identify stores as the analysis does: every view of a Future is one"),
     Mutation(
-        "kernel-id-content-hash", "legate_fuse/kernel_spec.py",
+        "kernel-id-content-hash", "legate_fuse/plan/kernel_spec.py",
         "        return hashlib.sha256(repr(self._parts()).encode()).hexdigest()[:32]\n",
-        "        from legate_fuse.compiler import machine_identity\n"
+        "        from legate_fuse.backend.compiler import machine_identity\n"
         "        text = repr(self._parts()) + machine_identity()\n"
         "        return hashlib.sha256(text.encode()).hexdigest()[:32]\n",
         ("tests/integration/test_rank_independence.py",),

@@ -9,9 +9,9 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from legate_fuse import compat
+from legate_fuse.capture import compat
 from legate_fuse.lift.base import READ, REDUCE, WRITE, LiftedArg, LiftedTask
-from legate_fuse.window import TaskRecord
+from legate_fuse.window.holding import TaskRecord
 
 __all__ = ["LIBRARIES", "READ", "REDUCE", "WRITE", "LiftedArg", "LiftedTask", "lift",
            "task_name"]

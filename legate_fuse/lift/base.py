@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from legate_fuse import _core
-from legate_fuse.window import TaskRecord
+from legate_fuse.window.holding import TaskRecord
 
 # Privileges as the analysis encodes them (ir::Privilege, src/cpp/ir/window.h).
 READ, WRITE, READ_WRITE, REDUCE = (int(p.value) for p in (

@@ -13,7 +13,8 @@ from typing import Any
 
 from legate.core import LogicalStore
 
-from legate_fuse import _core, compat
+from legate_fuse import _core
+from legate_fuse.capture import compat
 from legate_fuse.lift.base import (
     READ,
     REDUCE,
@@ -23,7 +24,7 @@ from legate_fuse.lift.base import (
     constraints_align,
     variable_id,
 )
-from legate_fuse.window import TaskRecord
+from legate_fuse.window.holding import TaskRecord
 
 LIBRARY_NAME = "cupynumeric"
 

@@ -10,7 +10,7 @@ import pytest
 
 import legate_fuse
 from legate_fuse import _core
-from legate_fuse.nvrtc import PtxCompiler, find_nvrtc
+from legate_fuse.backend.nvrtc import PtxCompiler, find_nvrtc
 from legate_fuse.session import Session
 
 from . import plan_programs

@@ -16,9 +16,11 @@ import numpy
 import pytest
 
 import legate_fuse
-from legate_fuse import compat, fuser, liveness
-from legate_fuse.intercept import RuntimeProxy
+from legate_fuse.backend import fuser
+from legate_fuse.capture import compat
+from legate_fuse.capture.proxies import RuntimeProxy
 from legate_fuse.session import Session
+from legate_fuse.window import liveness
 
 
 def computed(n: int = 300) -> num.ndarray:
@@ -164,7 +166,7 @@ def test_nothing_missing_fuses_without_warning() -> None:
 
 def test_a_missing_hook_runs_everything_unfused_with_one_warning() -> None:
     result = run_fused("""
-        from legate_fuse import compat
+        from legate_fuse.capture import compat
         compat.READ_POINTS += (("cupynumeric._thunk.deferred", "DeferredArray",
                                 "__gone_in_a_later_release__", "read"),)
     """)
@@ -176,7 +178,8 @@ def test_a_missing_hook_runs_everything_unfused_with_one_warning() -> None:
 
 def test_untrusted_reference_counts_run_everything_unfused() -> None:
     result = run_fused("""
-        from legate_fuse import liveness, session
+        from legate_fuse import session
+        from legate_fuse.window import liveness
         session.reference_counts_as_assumed = lambda: False
     """)
     assert result.returncode == 0, result.stderr[-3000:]

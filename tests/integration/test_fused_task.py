@@ -14,7 +14,7 @@ import numpy
 import pytest
 from legate.core import align, get_legate_runtime
 
-from legate_fuse import tasks
+from legate_fuse.backend import tasks
 from legate_fuse.session import Session
 
 KERNEL_SOURCE = Path(__file__).parent / "data" / "axpb_kernel.c"
@@ -101,8 +101,8 @@ def test_library_is_registered_once(session: Session) -> None:
 
 
 def test_fused_tasks_are_named_after_their_operations(session: Session, tmp_path: Path) -> None:
-    from legate_fuse.kernel_spec import ROLE_INPUT, ROLE_OUTPUT, KernelArg
-    from legate_fuse.launch import build_fused_task
+    from legate_fuse.backend.launch import build_fused_task
+    from legate_fuse.plan.kernel_spec import ROLE_INPUT, ROLE_OUTPUT, KernelArg
 
     x, y, out = cn.ones(10), cn.ones(10), cn.zeros(10)
     args = [KernelArg(x._thunk.base, ROLE_INPUT, -1), KernelArg(y._thunk.base, ROLE_INPUT, -1),

@@ -1,6 +1,6 @@
 """One-element results held in Futures. Legate packs the Futures a fused task returns into one,
 and a fill whose value is any but the first of them reads the first: the runtime proxy fills
-with their values instead (see packed_futures.py)."""
+with their values instead (see legate_fuse/capture/packed_futures.py)."""
 
 from __future__ import annotations
 

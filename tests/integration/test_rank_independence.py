@@ -21,14 +21,14 @@ ROOT = Path(__file__).resolve().parents[2]
 CHILD = f"""
 import json, os, sys
 sys.path.insert(0, {str(ROOT)!r})
-from legate_fuse import compiler
+from legate_fuse.backend import compiler
 
 # A CPU identity of its own: it is part of the kernel cache's key, never of a task argument.
 compiler.machine_identity = lambda: os.environ["SIMULATED_CPU"]
 
 import cupynumeric as np
 import legate_fuse
-from legate_fuse import fuser
+from legate_fuse.backend import fuser
 from tests.integration import plan_programs
 
 launches = []

@@ -6,8 +6,8 @@ import numpy
 from cffi import FFI
 
 from legate_fuse import _core
-from legate_fuse.cpu_kernels import KernelCompiler
-from legate_fuse.kernel_spec import ROLE_INPUT, ROLE_OUTPUT, ROLE_REDUCTION, KernelSpec
+from legate_fuse.backend.cpu_kernels import KernelCompiler
+from legate_fuse.plan.kernel_spec import ROLE_INPUT, ROLE_OUTPUT, ROLE_REDUCTION, KernelSpec
 
 IN, OUT, RED = ROLE_INPUT, ROLE_OUTPUT, ROLE_REDUCTION
 

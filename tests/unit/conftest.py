@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from legate_fuse.cpu_kernels import KernelCompiler
+from legate_fuse.backend.cpu_kernels import KernelCompiler
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from legate_fuse.cache_entry import RECORD_SUFFIX, Entry
-from legate_fuse.compiler import CompileError, KernelCache
+from legate_fuse.backend.cache_entry import RECORD_SUFFIX, Entry
+from legate_fuse.backend.compiler import CompileError, KernelCache
 
 SIZE = 4096  # more than the 1,000 bytes a damaged entry is cut to
 

@@ -8,8 +8,8 @@ import numpy
 import pytest
 
 from legate_fuse import _core
-from legate_fuse.cpu_kernels import KernelCompiler
-from legate_fuse.kernel_spec import ARG, NO_OPERAND, REGISTER, KernelSpec
+from legate_fuse.backend.cpu_kernels import KernelCompiler
+from legate_fuse.plan.kernel_spec import ARG, NO_OPERAND, REGISTER, KernelSpec
 
 from .c_kernels import IN, OUT, RED, run
 
@@ -175,7 +175,7 @@ def test_source_is_cached_on_disk_and_in_memory(tmp_path: Path) -> None:
 def test_a_full_cache_folder_is_a_compile_error(tmp_path: Path) -> None:
     import errno
 
-    from legate_fuse.compiler import CompileError, KernelCache
+    from legate_fuse.backend.compiler import CompileError, KernelCache
 
     def full_disk(source: str, output: Path) -> None:
         raise OSError(errno.ENOSPC, "No space left on device")

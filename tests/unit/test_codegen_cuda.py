@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from legate_fuse import _core
-from legate_fuse.compiler import CompileError
-from legate_fuse.kernel_spec import ARG, NO_OPERAND, REGISTER, KernelSpec
-from legate_fuse.kernel_spec import ROLE_INPUT as IN
-from legate_fuse.kernel_spec import ROLE_OUTPUT as OUT
-from legate_fuse.kernel_spec import ROLE_REDUCTION as RED
+from legate_fuse.backend.compiler import CompileError
+from legate_fuse.backend.nvrtc import PtxCompiler, find_nvrtc
 from legate_fuse.lift.cupynumeric import BINARY_OPS, CONVERSIONS, REDUCTIONS, UNARY_OPS
-from legate_fuse.nvrtc import PtxCompiler, find_nvrtc
+from legate_fuse.plan.kernel_spec import ARG, NO_OPERAND, REGISTER, KernelSpec
+from legate_fuse.plan.kernel_spec import ROLE_INPUT as IN
+from legate_fuse.plan.kernel_spec import ROLE_OUTPUT as OUT
+from legate_fuse.plan.kernel_spec import ROLE_REDUCTION as RED
 
 DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
           "float32", "float64"]

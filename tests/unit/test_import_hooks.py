@@ -6,7 +6,7 @@ from types import ModuleType
 
 import pytest
 
-from legate_fuse.import_hooks import after_import
+from legate_fuse.capture.import_hooks import after_import
 
 
 @pytest.fixture

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy
 import pytest
 
-from legate_fuse.cpu_kernels import KernelCompiler
-from legate_fuse.kernel_spec import ARG, NO_OPERAND, REGISTER, KernelSpec
+from legate_fuse.backend.cpu_kernels import KernelCompiler
+from legate_fuse.plan.kernel_spec import ARG, NO_OPERAND, REGISTER, KernelSpec
 
 from .c_kernels import IN, OUT, RED, run
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy
 import pytest
 
-from legate_fuse.cpu_kernels import KernelCompiler
-from legate_fuse.kernel_spec import ARG, NO_OPERAND, REGISTER, SCALAR, KernelSpec
+from legate_fuse.backend.cpu_kernels import KernelCompiler
+from legate_fuse.plan.kernel_spec import ARG, NO_OPERAND, REGISTER, SCALAR, KernelSpec
 
 from .c_kernels import IN, OUT, RED, run
 

@@ -9,9 +9,10 @@ from pathlib import Path
 import numpy
 import pytest
 
-from legate_fuse import _core, vector_math
-from legate_fuse.compiler import KernelCache
-from legate_fuse.cpu_kernels import KernelCompiler
+from legate_fuse import _core
+from legate_fuse.backend import vector_math
+from legate_fuse.backend.compiler import KernelCache
+from legate_fuse.backend.cpu_kernels import KernelCompiler
 
 from .c_kernels import run
 from .test_staged_loops import STAGED, inputs, strided_copy

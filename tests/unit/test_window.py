@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 
 from legate_fuse.stats import Stats
-from legate_fuse.window import TaskRecord, Window, execute_in_order
+from legate_fuse.window.holding import TaskRecord, Window, execute_in_order
 
 
 class FakeStore:

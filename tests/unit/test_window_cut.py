@@ -1,12 +1,12 @@
-"""Where a full window is cut (legate_fuse/window_cut.py) and how the window keeps the rest."""
+"""Where a full window is cut (legate_fuse/window/cut.py) and how the window keeps the rest."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from legate_fuse.stats import Stats
-from legate_fuse.window import StoreArg, TaskRecord, Window
-from legate_fuse.window_cut import choose_cut, written_stores
+from legate_fuse.window.cut import choose_cut, written_stores
+from legate_fuse.window.holding import StoreArg, TaskRecord, Window
 
 from .test_window import FakeStore, FakeTask
 

@@ -18,7 +18,7 @@ from functools import cache
 from pathlib import Path
 
 from legate_fuse import _core
-from legate_fuse.compiler import (
+from legate_fuse.backend.compiler import (
     C_FORMAT,
     FLAGS,
     CompileError,

@@ -16,7 +16,7 @@ from functools import cache
 from pathlib import Path
 
 from legate_fuse import _core
-from legate_fuse.compiler import CompileError, KernelCache, Producer
+from legate_fuse.backend.compiler import CompileError, KernelCache, Producer
 
 NVRTC_SONAME = "libnvrtc.so.13"
 CUDA_FORMAT = f"abi{_core.KERNEL_ABI_VERSION}-cuda{_core.CUDA_RENDERER_VERSION}"

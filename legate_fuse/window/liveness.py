@@ -16,7 +16,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from legate_fuse.compat import STORE_ATTRIBUTE
+from legate_fuse.capture.compat import STORE_ATTRIBUTE
 
 DESCRIPTION_CACHE = "_legate_fuse_description"  # on each array: (store, its description)
 

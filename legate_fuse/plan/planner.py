@@ -11,9 +11,9 @@ from typing import Any
 
 from legate_fuse import _core
 from legate_fuse.lift import READ, LiftedTask, lift, task_name
-from legate_fuse.liveness import ArrayTracker, foreign_references, held_references
 from legate_fuse.stats import Stats
-from legate_fuse.window import TaskRecord
+from legate_fuse.window.holding import TaskRecord
+from legate_fuse.window.liveness import ArrayTracker, foreign_references, held_references
 
 logger = logging.getLogger("legate_fuse")
 

@@ -12,7 +12,7 @@ LIBRARY_NAME: str = _tasks.LIBRARY_NAME
 FUSED_TASK_ID: int = _tasks.FUSED_TASK_ID
 
 # The C header of the kernel calling convention, for code compiled at run time.
-KERNEL_INCLUDE_DIR = Path(__file__).resolve().parent / "include"
+KERNEL_INCLUDE_DIR = Path(__file__).resolve().parents[1] / "include"
 
 
 @cache

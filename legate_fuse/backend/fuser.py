@@ -13,18 +13,18 @@ from pathlib import Path
 from typing import Any
 
 from legate_fuse import _core, _tasks
-from legate_fuse.compiler import CompileError, KernelCache
-from legate_fuse.cpu_kernels import KernelCompiler
-from legate_fuse.kernel_spec import (
+from legate_fuse.backend.compiler import CompileError, KernelCache
+from legate_fuse.backend.cpu_kernels import KernelCompiler
+from legate_fuse.backend.launch import build_fused_task
+from legate_fuse.capture.packed_futures import PackedFutures
+from legate_fuse.plan.kernel_spec import (
     ROLE_INPUT,
     FusedKernel,
     KernelSpec,
     UnsupportedGroup,
     build_kernel,
 )
-from legate_fuse.launch import build_fused_task
-from legate_fuse.packed_futures import PackedFutures
-from legate_fuse.planner import PlannedWindow, task_label
+from legate_fuse.plan.planner import PlannedWindow, task_label
 from legate_fuse.stats import Stats
 
 logger = logging.getLogger("legate_fuse")
@@ -170,7 +170,7 @@ def make_fuser(stats: Stats, cache_dir: str, compiler: str, runtime: Callable[[]
     cpu = KernelCompiler(Path(cache_dir) / "kernels", compiler, warn)
     gpu = None
     if get_machine().count(TaskTarget.GPU) > 0:
-        from legate_fuse.nvrtc import DEFAULT_ARCH, PtxCompiler
+        from legate_fuse.backend.nvrtc import DEFAULT_ARCH, PtxCompiler
 
         gpu = PtxCompiler(Path(cache_dir) / "kernels", _tasks.cuda_device_arch() or DEFAULT_ARCH,
                           warn=warn)

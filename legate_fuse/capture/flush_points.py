@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from legate_fuse import compat
+from legate_fuse.capture import compat
 
 _MARK = "__legate_fuse_flushes__"
 

@@ -13,10 +13,10 @@ from typing import Any, Protocol
 
 from legate.core import LogicalArray, LogicalStore
 
-from legate_fuse import compat
-from legate_fuse.external_memory import ExternalMemory
-from legate_fuse.packed_futures import PackedFutures
-from legate_fuse.window import StoreArg, TaskRecord
+from legate_fuse.capture import compat
+from legate_fuse.capture.external_memory import ExternalMemory
+from legate_fuse.capture.packed_futures import PackedFutures
+from legate_fuse.window.holding import StoreArg, TaskRecord
 
 
 class Session(Protocol):

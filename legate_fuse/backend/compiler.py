@@ -26,7 +26,7 @@ from functools import cache
 from pathlib import Path
 
 from legate_fuse import _core
-from legate_fuse.cache_entry import DamagedEntry, Entry
+from legate_fuse.backend.cache_entry import DamagedEntry, Entry
 
 logger = logging.getLogger("legate_fuse")
 

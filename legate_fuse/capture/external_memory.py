@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy
 
-from legate_fuse import compat
+from legate_fuse.capture import compat
 
 # A root that could not be read: every write then counts as a write to external memory.
 UNKNOWN_ROOT = "<storage not described>"

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
-from legate_fuse.compiler import (
+from legate_fuse.backend.compiler import (
     C_FORMAT,
     FLAGS,
     LIBRARIES,
@@ -17,7 +17,7 @@ from legate_fuse.compiler import (
     compiler_identity,
     machine_identity,
 )
-from legate_fuse.vector_math import kernel_defines
+from legate_fuse.backend.vector_math import kernel_defines
 
 logger = logging.getLogger("legate_fuse")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from legate_fuse import tasks
-from legate_fuse.kernel_spec import ROLE_INPUT, ROLE_OUTPUT, KernelArg
+from legate_fuse.backend import tasks
+from legate_fuse.plan.kernel_spec import ROLE_INPUT, ROLE_OUTPUT, KernelArg
 
 
 def build_fused_task(

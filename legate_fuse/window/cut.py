@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from legate_fuse.liveness import foreign_references, held_references
-from legate_fuse.window import TaskRecord
+from legate_fuse.window.holding import TaskRecord
+from legate_fuse.window.liveness import foreign_references, held_references
 
 WRITES = ("add_output", "add_reduction")
 

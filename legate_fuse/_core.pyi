@@ -1,3 +1,4 @@
+from collections.abc import Sequence
 from enum import Enum
 
 KERNEL_ABI_VERSION: int
@@ -29,6 +30,30 @@ class StoreDesc:
 def parse_store_desc(text: str) -> StoreDesc | None: ...
 def dtype_size(dtype: str) -> int: ...
 
+OperandTuple = tuple[int, int]
+
+class KernelSpec:
+    def __init__(
+        self,
+        args: Sequence[tuple[int, str, bool]],
+        scalar_types: Sequence[str],
+        nodes: Sequence[tuple[str, str, Sequence[OperandTuple]]],
+        stores: Sequence[tuple[int, int]],
+        reductions: Sequence[tuple[int, str, OperandTuple, OperandTuple]],
+    ) -> None: ...
+    @property
+    def args(self) -> list[tuple[int, str, bool]]: ...
+    scalar_types: list[str]
+    @property
+    def nodes(self) -> list[tuple[str, str, list[OperandTuple]]]: ...
+    @property
+    def stores(self) -> list[tuple[int, int]]: ...
+    @property
+    def reductions(self) -> list[tuple[int, str, OperandTuple, OperandTuple]]: ...
+    def describe(self) -> str: ...
+    def render_c(self) -> str: ...
+    def render_cuda(self) -> str: ...
+
 class FusedArg:
     store: int
     privilege: Privilege
@@ -43,6 +68,8 @@ class Group:
     bytes_not_allocated: int
     args: list[FusedArg]
     end_reason: str
+    kernel: KernelSpec | None
+    kernel_error: str
 
 class Plan:
     groups: list[Group]
@@ -50,13 +77,24 @@ class Plan:
 
 class Analyzer:
     def __init__(self, capacity: int = 4096) -> None: ...
+    def op_id(self, name: str) -> int: ...
+    @property
+    def op_names(self) -> list[str]: ...
     def analyze(
         self,
         descriptions: list[str],
         live_descriptions: list[str],
         encoded_tasks: list[int],
         use_cache: bool = True,
+        prefix: int = -1,
     ) -> tuple[Plan, bool]: ...
+    def choose_cut(
+        self,
+        descriptions: list[str],
+        live_descriptions: list[str],
+        encoded_tasks: list[int],
+        earliest: int,
+    ) -> int: ...
     @property
     def cached_plans(self) -> int: ...
     def clear(self) -> None: ...
@@ -76,15 +114,6 @@ C_RENDERER_VERSION: int
 
 class UnsupportedError(ValueError): ...
 
-OperandTuple = tuple[int, int]
-
-def render_c(
-    args: list[tuple[int, str, bool]],
-    scalar_types: list[str],
-    nodes: list[tuple[str, str, list[OperandTuple]]],
-    stores: list[tuple[int, int]],
-    reductions: list[tuple[int, str, OperandTuple, OperandTuple]],
-) -> str: ...
 def vector_math_check_program() -> str: ...
 def c_supports(op: str, out_dtype: str, in_dtypes: list[str]) -> bool: ...
 def c_supports_reduction(op: str, dtype: str) -> bool: ...
@@ -94,12 +123,5 @@ CUDA_BLOCK_SIZE: int
 
 class NvrtcError(RuntimeError): ...
 
-def render_cuda(
-    args: list[tuple[int, str, bool]],
-    scalar_types: list[str],
-    nodes: list[tuple[str, str, list[OperandTuple]]],
-    stores: list[tuple[int, int]],
-    reductions: list[tuple[int, str, OperandTuple, OperandTuple]],
-) -> str: ...
 def nvrtc_compile_ptx(library: str, source: str, name: str, options: list[str]) -> str: ...
 def nvrtc_version(library: str) -> str: ...

@@ -103,11 +103,9 @@ class Session:
 
     def choose_cut(self, records: Sequence[TaskRecord]) -> int:
         """How many tasks of a full window to run: at least half, where the fewest bytes cross
-        to the rest (see window/cut.py)."""
-        from legate_fuse.window.cut import choose_cut
-
+        to the rest (see src/cpp/analysis/cut.h)."""
         try:
-            return choose_cut(records, earliest=max(1, len(records) // 2))
+            return int(self.planner().choose_cut(records, earliest=max(1, len(records) // 2)))
         except Exception as error:  # the plugin must never break the program
             self.warn_once(f"choosing where to cut the window failed, running it all: {error!r}")
             return len(records)

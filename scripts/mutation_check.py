@@ -157,11 +157,17 @@ MUTATIONS: tuple[Mutation, ...] = (
          "warning"),
         "a cache entry whose contents differ from its record's sha256 is not loaded"),
     Mutation(
-        "cut-window-liveness", "legate_fuse/plan/planner.py",
-        "        live += [str(store) for record in later for store in record.stores]\n",
-        "",
+        "cut-window-liveness", "src/cpp/analysis/cut.cc",
+        "      prefix.root_live[root] = true;\n",
+        "      prefix.root_live[root] = window.root_live[root];\n",
         ("tests/integration/test_window_cut.py",),
-        "in a cut window, what the tasks held back touch is live (Planner.plan)"),
+        "in a cut window, what the tasks held back touch is live (window_prefix)"),
+    Mutation(
+        "cut-counts-reachable-values", "src/cpp/analysis/cut.cc",
+        "    const auto end   = window.root_live[root] ? n : window.root_last_task[root];",
+        "    const auto end   = window.root_last_task[root];",
+        ("tests/unit/test_window_cut.py",),
+        "a value the program reaches must be allocated after any cut past its write"),
     Mutation(
         "packed-future-fill", "legate_fuse/capture/proxies.py",
         "self._runtime.issue_fill(lhs, self._session.packed_futures.fill_value(value))",
@@ -239,17 +245,18 @@ MUTATIONS: tuple[Mutation, ...] = (
          "[power-float32]",),
         "float32 power is computed in double precision, as cuPyNumeric does"),
     Mutation(
-        "one-identity-for-future-views", "legate_fuse/plan/kernel_spec.py",
-        "            self.arg_of[role][d.identity_key] = len(self.args)\n",
-        "            self.arg_of[role][d.view_key] = len(self.args)\n",
-        ("tests/integration/test_futures.py::test_a_value_read_through_two_views_in_one_group",),
-        "kernel arguments identify stores as the analysis does: every view of a Future is one"),
+        "one-identity-for-future-views", "src/cpp/ir/window.cc",
+        "      ref.view        = views(desc->identity_key());\n",
+        "      ref.view        = views(desc->view_key());\n",
+        ("tests/unit/test_kernel_builder.py::test_a_future_read_through_two_views_is_one_argument",
+         "tests/integration/test_futures.py::test_a_value_read_through_two_views_in_one_group"),
+        "every view of a Future is one store, for the analysis and the kernel's arguments"),
     Mutation(
         "kernel-id-content-hash", "legate_fuse/plan/kernel_spec.py",
-        "        return hashlib.sha256(repr(self._parts()).encode()).hexdigest()[:32]\n",
-        "        from legate_fuse.backend.compiler import machine_identity\n"
-        "        text = repr(self._parts()) + machine_identity()\n"
-        "        return hashlib.sha256(text.encode()).hexdigest()[:32]\n",
+        "    return hashlib.sha256(spec.describe().encode()).hexdigest()[:32]\n",
+        "    from legate_fuse.backend.compiler import machine_identity\n"
+        "    text = spec.describe() + machine_identity()\n"
+        "    return hashlib.sha256(text.encode()).hexdigest()[:32]\n",
         ("tests/integration/test_rank_independence.py",),
         "a fused task names its kernel by a hash of its specification alone (rank-independent)"),
 )

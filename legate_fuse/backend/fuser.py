@@ -22,7 +22,7 @@ from legate_fuse.plan.kernel_spec import (
     FusedKernel,
     KernelSpec,
     UnsupportedGroup,
-    build_kernel,
+    fused_kernel,
 )
 from legate_fuse.plan.planner import PlannedWindow, task_label
 from legate_fuse.stats import Stats
@@ -45,12 +45,12 @@ class Fuser:
         self.warn = warn
         self.log_kernels = log_kernels
         self.packed_futures = packed_futures
-        # Registered with _tasks under their ids, in the order they were first built.
-        self._kernels: dict[KernelSpec, None] = {}
+        # Registered with _tasks: id -> spec, in the order they were first built.
+        self._kernels: dict[str, KernelSpec] = {}
 
     def kernel_specs(self) -> list[KernelSpec]:
         """Every kernel built so far."""
-        return list(self._kernels)
+        return list(self._kernels.values())
 
     def execute(self, planned: PlannedWindow, done: list[bool]) -> BaseException | None:
         """Runs every task of the window, in plan order: each fused group as one task, or its
@@ -75,10 +75,9 @@ class Fuser:
         """Builds and submits the group's fused task; False (nothing submitted) on failure."""
         try:
             ops = [task_label(planned.records[t], planned.lifted[t]) for t in group.tasks]
-            kernel = build_kernel(planned.lifted, planned.stores, planned.descriptions, group,
-                                  planned.parsed)
-            self._register(kernel.spec)
-            task = build_fused_task(self.runtime(), kernel.spec.kernel_id, kernel.args, b"",
+            kernel = fused_kernel(group, planned.stores)
+            self._register(kernel)
+            task = build_fused_task(self.runtime(), kernel.kernel_id, kernel.args, b"",
                                     "legate_fuse[" + ", ".join(ops) + "]")
             # Submission is the last step that can fail before the task exists in Legate.
             task.execute()
@@ -93,21 +92,22 @@ class Fuser:
         self._count(group, kernel)
         return True
 
-    def _register(self, spec: KernelSpec) -> None:
-        """Builds (or finds in the cache) this process's kernels for `spec` and registers them
-        under the spec's id, the one the FUSED task is launched with."""
-        if spec in self._kernels:
+    def _register(self, kernel: FusedKernel) -> None:
+        """Builds (or finds in the cache) this process's kernels for the spec and registers
+        them under the spec's id, the one the FUSED task is launched with."""
+        spec, kernel_id = kernel.spec, kernel.kernel_id
+        if kernel_id in self._kernels:
             return
         source = spec.render_c()
         # Every stage after the plan: the specification, its source, the compiled kernel.
-        self._log(f"legate-fuse kernel {spec.kernel_id}:\n{spec.describe()}\n"
+        self._log(f"legate-fuse kernel {kernel_id}:\n{spec.describe()}"
                   f"-- C source:\n{source}")
-        path = self._register_cpu_kernel(spec.kernel_id, source)
-        self._log(f"-- kernel {spec.kernel_id} compiled: {path}")
+        path = self._register_cpu_kernel(kernel_id, source)
+        self._log(f"-- kernel {kernel_id} compiled: {path}")
         if self.gpu is not None:
             ptx = self.gpu.build(spec.render_cuda())
-            _tasks.register_ptx_kernel(spec.kernel_id, str(ptx), _core.KERNEL_SYMBOL)
-        self._kernels[spec] = None
+            _tasks.register_ptx_kernel(kernel_id, str(ptx), _core.KERNEL_SYMBOL)
+        self._kernels[kernel_id] = spec
 
     def _log(self, text: str) -> None:
         if self.log_kernels:

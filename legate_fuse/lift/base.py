@@ -24,13 +24,12 @@ class LiftedArg:
 
 @dataclass(frozen=True)
 class LiftedTask:
-    """A task as an operation: `op` names it completely except for run-time values
-    (e.g. "cupynumeric.BINARY_OP.ADD"); `scalars` are its run-time scalar arguments."""
+    """A task as an operation: `op` names it completely (e.g. "BINARY_OP.ADD"); a task with
+    run-time scalar arguments (clip bounds...) is not lifted."""
 
     op: str
     args: tuple[LiftedArg, ...]
     aligned: bool
-    scalars: tuple[Any, ...] = ()
 
 
 _VARIABLE = re.compile(r"X(\d+)\{")

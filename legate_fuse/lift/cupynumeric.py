@@ -161,8 +161,6 @@ def _renderable(op: str, out: str, ins: tuple[str, ...]) -> bool:
 
 def _has_kernel(task: LiftedTask) -> bool:
     """Whether the code generator can express the task; if not, it stays opaque."""
-    if task.scalars:
-        return False
     outs = [a for a in task.args if a.privilege != READ]
     ins = tuple(str(a.store.type) for a in task.args if a.privilege == READ)
     return len(outs) == 1 and _renderable(task.op, str(outs[0].store.type), ins)
@@ -180,9 +178,11 @@ def lift(record: TaskRecord) -> LiftedTask | None:
     op = _op_name(record, kind, scalars, c)
     if op is None:
         return None
-    # The operation code is part of `op`; what follows it is a run-time value (clip bounds...).
-    runtime_scalars = tuple(scalars[1:]) if kind in ("BINARY_OP", "UNARY_OP") else ()
-    task = LiftedTask(op=op, args=args, aligned=False, scalars=runtime_scalars)
+    # The operation code is part of `op`; what follows it is a run-time value (clip bounds...),
+    # which kernels do not take yet: such tasks stay opaque.
+    if kind in ("BINARY_OP", "UNARY_OP") and len(scalars) > 1:
+        return None
+    task = LiftedTask(op=op, args=args, aligned=False)
     if not _has_kernel(task):
         return None
-    return LiftedTask(op=op, args=args, aligned=_aligned(record), scalars=runtime_scalars)
+    return LiftedTask(op=op, args=args, aligned=_aligned(record))

@@ -5,12 +5,11 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 from typing import Any
 
 from legate_fuse import _core
-from legate_fuse.lift import READ, LiftedTask, lift, task_name
+from legate_fuse.lift import READ, WRITE, LiftedTask, lift, task_name
 from legate_fuse.stats import Stats
 from legate_fuse.window.holding import TaskRecord
 from legate_fuse.window.liveness import ArrayTracker, foreign_references, held_references
@@ -21,18 +20,24 @@ logger = logging.getLogger("legate_fuse")
 class PlannedWindow:
     records: list[TaskRecord]
     lifted: list[LiftedTask | None]
-    stores: list[Any]  # LogicalStores, in first-appearance order (the plan's store indices)
+    # LogicalStores, in first-appearance order (the plan's store indices), those of the tasks
+    # held back after a cut included.
+    stores: list[Any]
     descriptions: list[str]  # Legate's description of each store
     plan: _core.Plan
     cache_hit: bool
-    live: list[str] = field(default_factory=list)  # what the program can reach (descriptions)
-    live_arrays: list[str] = field(default_factory=list)  # of those, the live arrays' stores
-    tracker: ArrayTracker | None = None
 
-    @cached_property
-    def parsed(self) -> list[_core.StoreDesc | None]:
-        """The descriptions parsed, once per window (the kernel builder needs them)."""
-        return [_core.parse_store_desc(text) for text in self.descriptions]
+
+@dataclass
+class EncodedWindow:
+    """A window in the form the analysis takes (ir/window.h), with what the program can reach:
+    the one input of every liveness decision (temporaries, dead tasks, where to cut)."""
+
+    lifted: list[LiftedTask | None]
+    stores: list[Any]
+    descriptions: list[str]
+    encoded: list[int]
+    live: list[str]  # descriptions of the stores the program can reach
 
 
 class Planner:
@@ -43,30 +48,30 @@ class Planner:
         self.analyzer = _core.Analyzer()
         self._op_ids: dict[str, int] = {}
         self.listeners: list[Callable[[PlanSummary], None]] = []
-        self.use_cache = True
-        self.last_encoding: tuple[list[str], list[str], list[int]] | None = None
 
     def op_id(self, op: str) -> int:
-        return self._op_ids.setdefault(op, len(self._op_ids))
+        found = self._op_ids.get(op)
+        if found is None:  # the analysis numbers operations; looked up here once per name
+            found = self._op_ids[op] = self.analyzer.op_id(op)
+        return found
+
+    def choose_cut(self, records: Sequence[TaskRecord], earliest: int) -> int:
+        """How many leading tasks of a full window to run (analysis/cut.h)."""
+        window = self.encode(records)
+        return self.analyzer.choose_cut(window.descriptions, window.live, window.encoded,
+                                        earliest)
 
     def plan(self, records: list[TaskRecord], later: Sequence[TaskRecord] = ()) -> PlannedWindow:
-        """`later`: tasks that stay held and run after these (a cut window): whatever they
-        touch is live, through whichever store object they hold."""
-        lifted = [lift(record) for record in records]
-        stores, encoded = self._encode(records, lifted)
-        descriptions = [str(store) for store in stores]
-        live_arrays = self.tracker.live_descriptions()
-        live = list(live_arrays)
-        held = held_references(records, lifted)
-        position = {id(store): i for i, store in enumerate(stores)}
-        live += [descriptions[position[id(s)]] for s in foreign_references(stores, held)]
-        live += [str(store) for record in later for store in record.stores]
-        self.last_encoding = (descriptions, live, encoded)
-        plan, hit = self.analyzer.analyze(descriptions, live, encoded, self.use_cache)
+        """The plan of `records`. `later`: tasks that stay held and run after them (a cut
+        window); the analysis plans the first part of the window they form together, so what
+        the later tasks touch is live, as whatever else the program reaches."""
+        window = self.encode([*records, *later])
+        plan, hit = self.analyzer.analyze(window.descriptions, window.live, window.encoded,
+                                          prefix=len(records))
         self.stats.windows_planned += 1
         self.stats.plan_cache_hits += int(hit)
-        planned = PlannedWindow(records, lifted, stores, descriptions, plan, hit, live,
-                                live_arrays, self.tracker)
+        planned = PlannedWindow(records, window.lifted[:len(records)], window.stores,
+                                window.descriptions, plan, hit)
         if self.log_plans:
             print(format_plan(planned), file=sys.stderr, flush=True)
         if self.listeners:
@@ -75,31 +80,52 @@ class Planner:
                 listener(summary)
         return planned
 
-    def _encode(
-        self, records: list[TaskRecord], lifted: list[LiftedTask | None]
-    ) -> tuple[list[Any], list[int]]:
-        """The task encoding of ir/window.h; stores numbered by first appearance."""
-        stores: list[Any] = []
+    def encode(self, records: Sequence[TaskRecord]) -> EncodedWindow:
+        """The task encoding of ir/window.h, stores numbered by first appearance, and the
+        stores the program can reach: the live arrays' and those referenced from outside the
+        window's records."""
+        lifted = [lifted_form(record) for record in records]
+        window = EncodedWindow(lifted, [], [], [], [])
         index: dict[int, int] = {}
-        encoded: list[int] = []
 
-        def store_index(store: Any) -> int:
+        def add(store: Any, privilege: int, redop: int) -> None:
             if id(store) not in index:
-                index[id(store)] = len(stores)
-                stores.append(store)
-            return index[id(store)]
+                index[id(store)] = len(window.stores)
+                window.stores.append(store)
+            window.encoded.extend((index[id(store)], privilege, redop))
 
         for record, task in zip(records, lifted, strict=True):
             if task is not None:
-                encoded += [self.op_id(task.op), int(task.aligned), len(task.args)]
+                window.encoded += [self.op_id(task.op), int(task.aligned), len(task.args)]
                 for arg in task.args:
-                    encoded += [store_index(arg.store), arg.privilege, arg.redop]
-            else:
-                # Opaque: only which roots it touches matters (for liveness).
-                encoded += [-1, 0, len(record.stores)]
-                for touched in record.stores:
-                    encoded += [store_index(touched), READ, -1]
-        return stores, encoded
+                    add(arg.store, arg.privilege, arg.redop)
+            else:  # opaque: which roots it touches, and which it may write
+                window.encoded += [-1, 0, len(record.stores)]
+                written = opaque_writes(record)
+                for store in record.stores:
+                    add(store, WRITE if written is None or id(store) in written else READ, -1)
+        window.descriptions = [str(store) for store in window.stores]
+        window.live = self.tracker.live_descriptions()
+        held = held_references(records, lifted)
+        window.live += [window.descriptions[index[id(s)]]
+                        for s in foreign_references(window.stores, held)]
+        return window
+
+
+def lifted_form(record: TaskRecord) -> LiftedTask | None:
+    """The record's lifted form, lifted once (a cut window plans its tasks twice)."""
+    if record.lifted is None:
+        record.lifted = (lift(record),)
+    return record.lifted[0]
+
+
+def opaque_writes(record: TaskRecord) -> set[int] | None:
+    """id() of the stores an opaque task may write: every store it touches that it does not
+    take as an input; None (all of them) when its arguments are unknown."""
+    if not record.args:
+        return None
+    inputs = {id(arg.store) for arg in record.args if arg.kind == "add_input"}
+    return {id(store) for store in record.stores if id(store) not in inputs}
 
 
 def task_label(record: TaskRecord, task: LiftedTask | None) -> str:

@@ -44,9 +44,11 @@ class TaskRecord:
     library_name: str = ""
     task_id: int = -1
     args: list[StoreArg] = field(default_factory=list)
+    # Its lifted form, once the planner has lifted it: (LiftedTask or None for opaque,).
+    lifted: tuple[Any] | None = None
 
 
-# How many leading records of a full window to run (see window_cut.py); all when not given.
+# How many leading records of a full window to run (see src/cpp/analysis/cut.h); all without.
 CutChooser = Callable[[Sequence[TaskRecord]], int]
 
 # Executes a flushed batch of records, in order. Pass-through executes each task as built;

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "analysis/analyzer.h"
+#include "analysis/cut.h"
 #include "check.h"
 #include "ir/window.h"
 
@@ -61,6 +62,50 @@ LF_TEST(the_same_signature_comes_from_the_cache)
   LF_CHECK(!analyzer.analyze(window).cache_hit);
   LF_CHECK(analyzer.analyze(window).cache_hit);
   LF_CHECK_EQ(analyzer.cached_plans(), std::size_t{1});
+}
+
+LF_TEST(a_fused_group_carries_its_kernel_specification)
+{
+  const Chain chain;
+  an::Analyzer analyzer;
+  LF_CHECK_EQ(analyzer.op_id("BINARY_OP.MULTIPLY"), 0);  // the chain's op ids: 0, then 1
+  LF_CHECK_EQ(analyzer.op_id("BINARY_OP.ADD"), 1);
+  const auto window = legate_fuse::ir::build_window(
+      chain.stores, {chain.stores[0], chain.stores[1], chain.stores[3]}, chain.tasks);
+  const auto result = analyzer.analyze(window);
+  const auto& group = result.plan.groups.at(0);
+  LF_CHECK(group.kernel.has_value());
+  LF_CHECK_EQ(legate_fuse::ir::describe(*group.kernel),
+              std::string{"arg 0: input float64\n"
+                          "arg 1: input float64\n"
+                          "arg 2: output float64\n"
+                          "r0 = BINARY_OP.MULTIPLY -> float64 (arg 0)\n"
+                          "r1 = BINARY_OP.ADD -> float64 (r0, arg 1)\n"
+                          "arg 2 <- r1\n"});
+}
+
+LF_TEST(a_prefix_keeps_live_what_the_rest_touches)
+{
+  const Chain chain;
+  const auto window = legate_fuse::ir::build_window(chain.stores, {}, chain.tasks);
+  const auto prefix = an::window_prefix(window, 1);  // t = a * 2 alone; d = t + b runs later
+  LF_CHECK_EQ(prefix.tasks.size(), std::size_t{1});
+  LF_CHECK_EQ(prefix.stores.size(), std::size_t{4});  // roots: a 0, b 1, t 2, d 3
+  LF_CHECK(!prefix.root_live.at(0));                  // a: nothing reads it later
+  LF_CHECK(prefix.root_live.at(1));                   // b: the later task reads it
+  LF_CHECK(prefix.root_live.at(2));                   // t: the later task reads it
+  LF_CHECK_EQ(prefix.root_last_task.at(2), 0);
+  LF_CHECK_EQ(prefix.root_last_task.at(3), -1);
+}
+
+LF_TEST(the_cut_leaves_the_fewest_bytes_to_allocate)
+{
+  const Chain chain;
+  // Nothing reachable: cutting after t = a * 2 would allocate t; running both, nothing.
+  LF_CHECK_EQ(an::choose_cut(legate_fuse::ir::build_window(chain.stores, {}, chain.tasks), 1), 2);
+  // Every written value reachable: the cut after one task allocates t only, the end t and d.
+  LF_CHECK_EQ(
+      an::choose_cut(legate_fuse::ir::build_window(chain.stores, chain.stores, chain.tasks), 1), 1);
 }
 
 LF_TEST(a_truncated_encoding_is_rejected)

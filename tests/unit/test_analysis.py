@@ -111,8 +111,9 @@ def test_rule4_in_place_update_through_the_same_view_joins() -> None:
     plan = w.plan()
     assert groups(plan) == [("fused", [0, 1])]
     privileges = [(w.descriptions[a.store], a.privilege) for a in plan.groups[0].args]
+    # In the fused task's order: inputs, then outputs.
     assert privileges == [(A, _core.Privilege.READ), (one, _core.Privilege.READ),
-                          (A, _core.Privilege.WRITE), (B, _core.Privilege.READ)]
+                          (B, _core.Privilege.READ), (A, _core.Privilege.WRITE)]
     assert list(plan.groups[0].temporaries) == []
 
 

@@ -1,97 +1,100 @@
-"""Where a full window is cut (legate_fuse/window/cut.py) and how the window keeps the rest."""
+"""Where a full window is cut (analysis/cut.h, through the planner's encoding) and how the
+window keeps the rest."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from legate_fuse.plan.planner import opaque_writes
 from legate_fuse.stats import Stats
-from legate_fuse.window.cut import choose_cut, written_stores
 from legate_fuse.window.holding import StoreArg, TaskRecord, Window
 
 from .test_window import FakeStore, FakeTask
-
-KEPT: list[Any] = []  # stands for the program's variables: stores it can still reach
-
-
-def task(log: list[str], name: str, reads: list[FakeStore], writes: list[FakeStore]
-         ) -> TaskRecord:
-    args = [StoreArg("add_input", s) for s in reads] + [StoreArg("add_output", s) for s in writes]
-    return TaskRecord(task=FakeTask(name, log), stores=reads + writes, args=args)
+from .window_builder import WindowBuilder, region
 
 
-def iteration_records(log: list[str], state: FakeStore, k: int, length: int
-                      ) -> tuple[list[TaskRecord], FakeStore]:
-    """One loop iteration: a chain of `length` tasks from `state` to a new state; its
-    intermediate values are read by the next task only."""
-    records, value = [], state
+def chain(w: WindowBuilder, state: str, k: int, length: int, first_root: int) -> list[str]:
+    """One loop iteration: a chain of `length` tasks from `state` to a new state; each value is
+    read by the next task only. Returns the values written, in order."""
+    values, value = [], state
     for step in range(length):
-        produced = FakeStore(f"v{k}.{step}", range(10))
-        records.append(task(log, f"{k}.{step}", [value], [produced]))
+        produced = region(first_root + step)
+        w.task((produced, "W"), (value, "R"), op=f"UNARY_OP.STEP{k}")
+        values.append(produced)
         value = produced
-    return records, value
+    return values
 
 
-def unit_weight(_store: Any) -> int:
-    return 1
+def cut(w: WindowBuilder, earliest: int) -> int:
+    return w.analyzer.choose_cut(w.descriptions, w.live, w.encoded, earliest)
 
 
 def test_cut_falls_between_iterations_where_only_the_state_crosses() -> None:
-    log: list[str] = []
-    state = FakeStore("s0", range(10))
-    records: list[TaskRecord] = []
+    w = WindowBuilder()
+    state = region(0)
     for k in range(3):
-        more, state = iteration_records(log, state, k, 5)
-        records += more
+        state = chain(w, state, k, 5, 1 + 5 * k)[-1]
     # The window filled up in the middle of the fourth iteration, whose values a function's
-    # locals still reach.
-    more, _ = iteration_records(log, state, 3, 5)
-    middle = more[:3]
-    KEPT[:] = [r.args[-1].store for r in middle]
-    records += middle
-    try:
-        assert choose_cut(records, earliest=len(records) // 2, weight=unit_weight) == 15
-    finally:
-        KEPT.clear()
+    # locals still reach, as the loop's variable still reaches its state.
+    middle = chain(w, state, 3, 3, 16)
+    w.keep_alive(state, *middle)
+    assert cut(w, earliest=18 // 2) == 15
 
 
 def test_without_a_better_cut_the_whole_window_runs() -> None:
-    log: list[str] = []
-    records, _ = iteration_records(log, FakeStore("s", range(10)), 0, 8)
+    w = WindowBuilder()
+    chain(w, region(0), 0, 8, 1)
     # A chain whose values nothing else reaches: every cut leaves exactly one value crossing,
     # the end none; the latest is taken.
-    assert choose_cut(records, earliest=4, weight=unit_weight) == 8
+    assert cut(w, earliest=4) == 8
 
 
-def test_bytes_not_store_counts_decide_between_cuts() -> None:
-    log: list[str] = []
-    s1, s2 = FakeStore("s1", range(1)), FakeStore("s2", range(1))
-    big, c = FakeStore("big", range(100)), FakeStore("c", range(50))
-    records = [task(log, "t0", [], [s1]), task(log, "t1", [], [s2]),
-               task(log, "t2", [s1, s2], [big]), task(log, "t3", [big], [c])]
-    sizes = {"s1": 1, "s2": 1, "big": 100, "c": 50}
-    KEPT[:] = [c]  # the program still reaches the last value
-    del s1, s2, big, c
-    try:
-        # After 2 tasks: s1 and s2 cross (2 bytes); after 3: big (100); after 4: c (50).
-        assert choose_cut(records, earliest=2, weight=lambda s: sizes[s.root]) == 2
-        # Counting stores instead, the cuts after 3 and 4 tie at one store; the later wins.
-        assert choose_cut(records, earliest=2, weight=unit_weight) == 4
-    finally:
-        KEPT.clear()
+def test_bytes_decide_between_cuts() -> None:
+    s1, s2 = region(1, (1,)), region(2, (1,))
+    big, c = region(3, (100,)), region(4, (50,))
+    w = WindowBuilder()
+    w.task((s1, "W"), op="FILL")
+    w.task((s2, "W"), op="FILL")
+    w.task((big, "W"), (s1, "R"), (s2, "R"), op="BINARY_OP.ADD")
+    w.task((c, "W"), (big, "R"), op="UNARY_OP.EXP")
+    w.keep_alive(c)  # the program still reaches the last value
+    # After 2 tasks: s1 and s2 cross (16 bytes); after 3: big (800); after 4: c (400).
+    assert cut(w, earliest=2) == 2
+
+
+def test_a_value_the_program_reaches_crosses_every_later_cut() -> None:
+    a, big, c = region(1, (1,)), region(2, (100,)), region(3, (1,))
+    w = WindowBuilder()
+    w.task((a, "W"), op="FILL")
+    w.task((big, "W"), (a, "R"), op="UNARY_OP.EXP")
+    w.task((c, "W"), (big, "R"), op="UNARY_OP.EXP")
+    # Unreachable, `big` crosses only the cut after 2 tasks: running all 3 leaves nothing.
+    assert cut(w, earliest=1) == 3
+    # Reachable, it must be allocated after any cut past its write: the cut after 1 task is
+    # the one that leaves only `a` (8 bytes) to allocate.
+    w.keep_alive(big)
+    assert cut(w, earliest=1) == 1
 
 
 def test_tasks_without_argument_kinds_count_as_writing_all_they_touch() -> None:
-    s = FakeStore("s", range(3))
-    assert written_stores(TaskRecord(task=FakeTask("t", []), stores=[s])) == [s]
+    s, t = FakeStore("s", range(3)), FakeStore("t", range(3))
+    assert opaque_writes(TaskRecord(task=FakeTask("t", []), stores=[s])) is None
+    record = TaskRecord(task=FakeTask("t", []), stores=[s, t],
+                        args=[StoreArg("add_input", s), StoreArg("add_output", t)])
+    assert opaque_writes(record) == {id(t)}
+
+
+def task(log: list[str], name: str) -> TaskRecord:
+    return TaskRecord(task=FakeTask(name, log))
 
 
 def test_a_full_window_runs_the_chosen_prefix_and_keeps_the_rest_in_order() -> None:
     log: list[str] = []
     window = Window(capacity=4, stats=Stats(), cut=lambda records: 3)
     for name in "abcd":
-        window.hold(task(log, name, [], []))
+        window.hold(task(log, name))
     assert log == ["a", "b", "c"] and len(window) == 1
-    window.hold(task(log, "e", [], []))
+    window.hold(task(log, "e"))
     window.flush("read")
     assert log == ["a", "b", "c", "d", "e"] and len(window) == 0
     assert window.stats.flushes == {"window_full": 1, "read": 1}
@@ -104,6 +107,6 @@ def test_a_failing_cut_chooser_runs_the_whole_window() -> None:
         raise RuntimeError("injected")
 
     window = Window(capacity=2, stats=Stats(), cut=broken)
-    window.hold(task(log, "a", [], []))
-    window.hold(task(log, "b", [], []))
+    window.hold(task(log, "a"))
+    window.hold(task(log, "b"))
     assert log == ["a", "b"] and len(window) == 0

@@ -38,15 +38,20 @@ class WindowBuilder:
     live: list[str] = field(default_factory=list)
     encoded: list[int] = field(default_factory=list)
     count: int = 0
+    # Numbers the operations named by `task(op="BINARY_OP.ADD")`, as the planner's does.
+    analyzer: _core.Analyzer = field(default_factory=_core.Analyzer)
 
     def _index(self, desc: str) -> int:
         if desc not in self.descriptions:
             self.descriptions.append(desc)
         return self.descriptions.index(desc)
 
-    def task(self, *args: tuple[str, str] | tuple[str, str, int], op: int = 1,
+    def task(self, *args: tuple[str, str] | tuple[str, str, int], op: int | str = 1,
              aligned: bool = True) -> int:
-        self.encoded += [op, int(aligned), len(args)]
+        """A task: its arguments (description, privilege[, redop]) in order; `op` is an
+        operation name, or an id (-1: opaque)."""
+        op_id = self.analyzer.op_id(op) if isinstance(op, str) else op
+        self.encoded += [op_id, int(aligned), len(args)]
         for arg in args:
             desc, privilege = arg[0], arg[1]
             redop = arg[2] if len(arg) > 2 else -1  # type: ignore[misc]
@@ -58,8 +63,8 @@ class WindowBuilder:
         self.live.extend(descs)
 
     def plan(self, analyzer: _core.Analyzer | None = None) -> _core.Plan:
-        plan, _ = (analyzer or _core.Analyzer()).analyze(self.descriptions, self.live,
-                                                         self.encoded)
+        plan, _ = (analyzer or self.analyzer).analyze(self.descriptions, self.live,
+                                                      self.encoded)
         return plan
 
 

@@ -1,6 +1,7 @@
 #include "analysis/analyzer.h"
 
 #include "analysis/grouping.h"
+#include "analysis/kernel_builder.h"
 #include "analysis/temporaries.h"
 
 namespace legate_fuse::analysis {
@@ -68,23 +69,38 @@ Plan plan_window(const ir::Window& window)
   return plan;
 }
 
+std::int32_t Analyzer::op_id(const std::string& name)
+{
+  const auto [it, inserted] =
+      op_ids_.try_emplace(name, static_cast<std::int32_t>(op_names_.size()));
+  if (inserted) {
+    op_names_.push_back(name);
+  }
+  return it->second;
+}
+
 Analyzer::Result Analyzer::analyze(const ir::Window& window, bool use_cache)
 {
+  Result result;
   if (!use_cache) {
-    return Result{plan_window(window), false};
+    result.plan = plan_window(window);
+  } else {
+    auto key = signature(window);
+    if (auto hit = cache_.find(key); hit != cache_.end()) {
+      result = Result{hit->second, true};
+      fill_bytes(window, result.plan);
+    } else {
+      result.plan = plan_window(window);
+      if (cache_.size() >= capacity_) {
+        cache_.clear();  // programs rarely have that many distinct windows; start again
+      }
+      cache_.emplace(std::move(key), result.plan);
+    }
   }
-  auto key = signature(window);
-  if (auto hit = cache_.find(key); hit != cache_.end()) {
-    Result result{hit->second, true};
-    fill_bytes(window, result.plan);
-    return result;
+  for (auto& group : result.plan.groups) {
+    attach_kernel(window, op_names_, group);
   }
-  Plan plan = plan_window(window);
-  if (cache_.size() >= capacity_) {
-    cache_.clear();  // programs rarely have that many distinct windows; start again
-  }
-  cache_.emplace(std::move(key), plan);
-  return Result{std::move(plan), false};
+  return result;
 }
 
 }  // namespace legate_fuse::analysis

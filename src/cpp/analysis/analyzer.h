@@ -22,10 +22,16 @@ struct VectorHash {
   std::size_t operator()(const std::vector<std::int64_t>& key) const noexcept;
 };
 
-// Plans windows, remembering the plan of every signature seen (a plan depends on nothing else).
+// Plans windows, remembering the plan of every signature seen (a plan depends on nothing else),
+// and completes each fused group of a window's plan with its kernel specification.
 class Analyzer {
  public:
   explicit Analyzer(std::size_t capacity = 4096) : capacity_{capacity} {}
+
+  // The id a window's encoding gives the lifted operation `name` (e.g. "BINARY_OP.ADD"),
+  // numbered by first request; the kernel builder reads the names back.
+  [[nodiscard]] std::int32_t op_id(const std::string& name);
+  [[nodiscard]] const std::vector<std::string>& op_names() const { return op_names_; }
 
   struct Result {
     Plan plan;
@@ -39,6 +45,8 @@ class Analyzer {
 
  private:
   std::size_t capacity_;
+  std::vector<std::string> op_names_;
+  std::unordered_map<std::string, std::int32_t> op_ids_;
   std::unordered_map<std::vector<std::int64_t>, Plan, VectorHash> cache_;
 };
 

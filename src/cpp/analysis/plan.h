@@ -1,9 +1,11 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "ir/kernel_spec.h"
 #include "ir/window.h"
 
 namespace legate_fuse::analysis {
@@ -27,8 +29,12 @@ struct Group {
   std::vector<std::int32_t> prologue;     // tasks of `tasks` computing on 0-d values only
   std::vector<std::int32_t> temporaries;  // representative store per eliminated root
   std::int64_t bytes_not_allocated{};
-  std::vector<FusedArg> args;  // arguments of the fused task (Fused only)
+  // Arguments of the fused task (Fused only): inputs, then outputs, then reductions, the order
+  // in which Legate lists a task's stores; the kernel's arguments, in the same order.
+  std::vector<FusedArg> args;
   std::string end_reason;
+  std::optional<ir::KernelSpec> kernel;  // Fused only (see kernel_builder.h)
+  std::string kernel_error;              // why there is no kernel
 };
 
 struct Plan {

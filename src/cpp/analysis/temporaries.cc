@@ -128,6 +128,10 @@ void resolve_group(const ir::Window& window, Group& group)
   if (!fused) {
     group.args.clear();
   }
+  // Inputs, then outputs, then reductions (Read < Write < Reduce), each in order of first use.
+  std::stable_sort(group.args.begin(), group.args.end(), [](const FusedArg& a, const FusedArg& b) {
+    return static_cast<int>(a.privilege) < static_cast<int>(b.privilege);
+  });
 }
 
 }  // namespace

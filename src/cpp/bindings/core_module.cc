@@ -4,12 +4,13 @@
 #include <pybind11/stl.h>
 
 #include "analysis/analyzer.h"
+#include "analysis/cut.h"
 #include "analysis/plan.h"
 #include "codegen/c_ops.h"
 #include "codegen/c_renderer.h"
 #include "codegen/c_vector_math.h"
 #include "codegen/cuda_renderer.h"
-#include "codegen/kernel_spec.h"
+#include "ir/kernel_spec.h"
 #include "ir/store_desc.h"
 #include "ir/window.h"
 #include "runtime/kernel_abi.h"
@@ -70,7 +71,9 @@ void bind_plan(py::module_& m)
       .def_readonly("temporaries", &Group::temporaries)
       .def_readonly("bytes_not_allocated", &Group::bytes_not_allocated)
       .def_readonly("args", &Group::args)
-      .def_readonly("end_reason", &Group::end_reason);
+      .def_readonly("end_reason", &Group::end_reason)
+      .def_readonly("kernel", &Group::kernel)
+      .def_readonly("kernel_error", &Group::kernel_error);
 
   py::class_<Plan>(m, "Plan")
       .def_readonly("groups", &Plan::groups)
@@ -82,73 +85,132 @@ void bind_plan(py::module_& m)
           "analyze",
           [](Analyzer& self, const std::vector<std::string>& descriptions,
              const std::vector<std::string>& live_descriptions,
-             const std::vector<std::int64_t>& encoded_tasks, bool use_cache) {
-            const auto window =
+             const std::vector<std::int64_t>& encoded_tasks, bool use_cache, std::int32_t prefix) {
+            auto window =
                 legate_fuse::ir::build_window(descriptions, live_descriptions, encoded_tasks);
+            if (prefix >= 0 && static_cast<std::size_t>(prefix) < window.tasks.size()) {
+              window = legate_fuse::analysis::window_prefix(window, prefix);
+            }
             auto result = self.analyze(window, use_cache);
             return py::make_tuple(std::move(result.plan), result.cache_hit);
           },
           py::arg("descriptions"), py::arg("live_descriptions"), py::arg("encoded_tasks"),
-          py::arg("use_cache") = true,
-          "Plan a window (see ir/window.h for the encoding); returns (plan, cache_hit)")
+          py::arg("use_cache") = true, py::arg("prefix") = -1,
+          "Plan a window (see ir/window.h for the encoding), or its first `prefix` tasks when "
+          "prefix >= 0 (the rest run later: what they touch is live); returns (plan, cache_hit)")
+      .def(
+          "choose_cut",
+          [](const Analyzer&, const std::vector<std::string>& descriptions,
+             const std::vector<std::string>& live_descriptions,
+             const std::vector<std::int64_t>& encoded_tasks, std::int32_t earliest) {
+            const auto window =
+                legate_fuse::ir::build_window(descriptions, live_descriptions, encoded_tasks);
+            return legate_fuse::analysis::choose_cut(window, earliest);
+          },
+          py::arg("descriptions"), py::arg("live_descriptions"), py::arg("encoded_tasks"),
+          py::arg("earliest"),
+          "How many leading tasks of a full window to run (see analysis/cut.h)")
+      .def("op_id", &Analyzer::op_id, py::arg("name"),
+           "The id of a lifted operation in the task encoding (numbered by first request)")
+      .def_property_readonly("op_names", &Analyzer::op_names)
       .def_property_readonly("cached_plans", &Analyzer::cached_plans)
       .def("clear", &Analyzer::clear);
 }
 
 namespace cg       = legate_fuse::codegen;
+namespace ir       = legate_fuse::ir;
 using OperandTuple = std::tuple<std::int32_t, std::int32_t>;
+using ArgTuple     = std::tuple<std::int32_t, std::string, bool>;
+using NodeTuple    = std::tuple<std::string, std::string, std::vector<OperandTuple>>;
+using StoreTuple   = std::tuple<std::int32_t, std::int32_t>;
+using ReduceTuple  = std::tuple<std::int32_t, std::string, OperandTuple, OperandTuple>;
 
-cg::Operand to_operand(const OperandTuple& t)
+ir::Operand to_operand(const OperandTuple& t)
 {
-  return cg::Operand{static_cast<cg::Operand::Kind>(std::get<0>(t)), std::get<1>(t)};
+  return ir::Operand{static_cast<ir::Operand::Kind>(std::get<0>(t)), std::get<1>(t)};
 }
 
-cg::KernelSpec to_spec(
-    const std::vector<std::tuple<std::int32_t, std::string, bool>>& args,
-    const std::vector<std::string>& scalar_types,
-    const std::vector<std::tuple<std::string, std::string, std::vector<OperandTuple>>>& nodes,
-    const std::vector<std::tuple<std::int32_t, std::int32_t>>& stores,
-    const std::vector<std::tuple<std::int32_t, std::string, OperandTuple, OperandTuple>>&
-        reductions)
+OperandTuple from_operand(const ir::Operand& operand)
 {
-  cg::KernelSpec spec;
+  return {static_cast<std::int32_t>(operand.kind), operand.index};
+}
+
+// A spec written by hand (tests, tools): the fields as plain tuples, as `KernelSpec.args`...
+// return them.
+ir::KernelSpec to_spec(const std::vector<ArgTuple>& args,
+                       const std::vector<std::string>& scalar_types,
+                       const std::vector<NodeTuple>& nodes, const std::vector<StoreTuple>& stores,
+                       const std::vector<ReduceTuple>& reductions)
+{
+  ir::KernelSpec spec;
   for (const auto& [role, dtype, value] : args) {
-    spec.args.push_back(cg::ArgSpec{static_cast<cg::ArgSpec::Role>(role), dtype, value});
+    spec.args.push_back(ir::ArgSpec{static_cast<ir::ArgSpec::Role>(role), dtype, value});
   }
   spec.scalar_types = scalar_types;
   for (const auto& [op, dtype, inputs] : nodes) {
-    cg::Node node{op, dtype, {}};
+    ir::Node node{op, dtype, {}};
     for (const auto& input : inputs) {
       node.inputs.push_back(to_operand(input));
     }
     spec.nodes.push_back(std::move(node));
   }
   for (const auto& [arg, reg] : stores) {
-    spec.stores.push_back(cg::StoreSpec{arg, reg});
+    spec.stores.push_back(ir::StoreSpec{arg, reg});
   }
   for (const auto& [arg, op, value, mask] : reductions) {
-    spec.reductions.push_back(cg::ReduceSpec{arg, op, to_operand(value), to_operand(mask)});
+    spec.reductions.push_back(ir::ReduceSpec{arg, op, to_operand(value), to_operand(mask)});
   }
   return spec;
 }
 
-// Binds a renderer taking the kernel spec as plain Python lists and tuples.
-void bind_renderer(py::module_& m, const char* name, std::string (*render)(const cg::KernelSpec&),
-                   const char* doc)
+void bind_kernel_spec(py::module_& m)
 {
-  m.def(
-      name,
-      [render](
-          const std::vector<std::tuple<std::int32_t, std::string, bool>>& args,
-          const std::vector<std::string>& scalar_types,
-          const std::vector<std::tuple<std::string, std::string, std::vector<OperandTuple>>>& nodes,
-          const std::vector<std::tuple<std::int32_t, std::int32_t>>& stores,
-          const std::vector<std::tuple<std::int32_t, std::string, OperandTuple, OperandTuple>>&
-              reductions) {
-        return render(to_spec(args, scalar_types, nodes, stores, reductions));
-      },
-      py::arg("args"), py::arg("scalar_types"), py::arg("nodes"), py::arg("stores"),
-      py::arg("reductions"), doc);
+  py::class_<ir::KernelSpec>(m, "KernelSpec")
+      .def(py::init(&to_spec), py::arg("args"), py::arg("scalar_types"), py::arg("nodes"),
+           py::arg("stores"), py::arg("reductions"))
+      .def_property_readonly("args",
+                             [](const ir::KernelSpec& spec) {
+                               std::vector<ArgTuple> out;
+                               for (const auto& a : spec.args) {
+                                 out.emplace_back(static_cast<std::int32_t>(a.role), a.dtype,
+                                                  a.value);
+                               }
+                               return out;
+                             })
+      .def_readonly("scalar_types", &ir::KernelSpec::scalar_types)
+      .def_property_readonly("nodes",
+                             [](const ir::KernelSpec& spec) {
+                               std::vector<NodeTuple> out;
+                               for (const auto& n : spec.nodes) {
+                                 std::vector<OperandTuple> inputs;
+                                 for (const auto& input : n.inputs) {
+                                   inputs.push_back(from_operand(input));
+                                 }
+                                 out.emplace_back(n.op, n.dtype, std::move(inputs));
+                               }
+                               return out;
+                             })
+      .def_property_readonly("stores",
+                             [](const ir::KernelSpec& spec) {
+                               std::vector<StoreTuple> out;
+                               for (const auto& st : spec.stores) {
+                                 out.emplace_back(st.arg, st.reg);
+                               }
+                               return out;
+                             })
+      .def_property_readonly("reductions",
+                             [](const ir::KernelSpec& spec) {
+                               std::vector<ReduceTuple> out;
+                               for (const auto& r : spec.reductions) {
+                                 out.emplace_back(r.arg, r.op, from_operand(r.value),
+                                                  from_operand(r.mask));
+                               }
+                               return out;
+                             })
+      .def("describe", &ir::describe,
+           "Every field as text, one line each: the spec's canonical form")
+      .def("render_c", &cg::render_c, "The kernel as C source")
+      .def("render_cuda", &cg::render_cuda, "The kernel as CUDA C++ for NVRTC");
 }
 
 void bind_codegen(py::module_& m)
@@ -163,13 +225,10 @@ void bind_codegen(py::module_& m)
       .value("SCALAR", cg::Operand::Kind::Scalar);
   m.attr("KERNEL_SYMBOL")      = cg::KERNEL_SYMBOL;
   m.attr("C_RENDERER_VERSION") = cg::C_RENDERER_VERSION;
-  bind_renderer(m, "render_c", &cg::render_c,
-                "Render a kernel spec (see codegen/kernel_spec.h) as C source");
   m.def("vector_math_check_program", &cg::vector_math_check_program,
         "A C program that exits with 0 when the kernels' vector exp rounds as the C library's");
   m.attr("CUDA_RENDERER_VERSION") = cg::CUDA_RENDERER_VERSION;
   m.attr("CUDA_BLOCK_SIZE")       = cg::CUDA_BLOCK_SIZE;
-  bind_renderer(m, "render_cuda", &cg::render_cuda, "Render a kernel spec as CUDA C++ for NVRTC");
   m.def("nvrtc_compile_ptx", &legate_fuse::nvrtc_compile_ptx, py::arg("library"), py::arg("source"),
         py::arg("name"), py::arg("options"),
         "Compile CUDA C++ to PTX with the NVRTC library at `library`");
@@ -202,6 +261,7 @@ PYBIND11_MODULE(_core, m)
   m.attr("KERNEL_ABI_VERSION") = LEGATE_FUSE_KERNEL_ABI_VERSION;
   m.attr("MAX_DIM")            = LEGATE_FUSE_MAX_DIM;
   bind_ir(m);
+  bind_kernel_spec(m);
   bind_plan(m);
   bind_codegen(m);
   py::register_exception<std::invalid_argument>(m, "EncodingError", PyExc_ValueError);

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "codegen/kernel_spec.h"
+#include "ir/kernel_spec.h"
 
 namespace legate_fuse::codegen {
 

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "codegen/kernel_spec.h"
+#include "ir/kernel_spec.h"
 #include "runtime/kernel_abi.h"
 
 namespace legate_fuse::codegen {

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <string>
 
-#include "codegen/kernel_spec.h"
+#include "ir/kernel_spec.h"
 
 namespace legate_fuse::codegen {
 

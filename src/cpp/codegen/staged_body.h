@@ -4,7 +4,7 @@
 #include <string>
 
 #include "codegen/element_body.h"
-#include "codegen/kernel_spec.h"
+#include "ir/kernel_spec.h"
 
 namespace legate_fuse::codegen {
 

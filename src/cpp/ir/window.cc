@@ -86,6 +86,8 @@ Window build_window(const std::vector<std::string>& descriptions,
       // A 0-d store in a region (NumPy memory attached with asarray) is data a kernel
       // addresses in its element loop, like any array; only a Future is read once, as a value.
       ref.value       = desc->shape.empty() && desc->kind == StoreDesc::Kind::Future;
+      ref.future      = desc->kind == StoreDesc::Kind::Future;
+      ref.dtype       = desc->dtype;
       ref.root        = roots(desc->root_key());
       ref.view        = views(desc->identity_key());
       ref.shape_class = shapes(shape_key(*desc));

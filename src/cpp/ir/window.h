@@ -22,12 +22,14 @@ enum class Privilege : std::int32_t { Read = 0, Write = 1, ReadWrite = 2, Reduce
 // A store as the analysis sees it: classes are numbered by first appearance in the window, so
 // two windows that differ only in which arrays they touch get the same numbers.
 struct StoreRef {
-  bool known{};  // false: the description could not be read; its tasks stay opaque
-  bool value{};  // a 0-d Future: one value, which a kernel reads once, before its loop
+  bool known{};   // false: the description could not be read; its tasks stay opaque
+  bool value{};   // a 0-d Future: one value, which a kernel reads once, before its loop
+  bool future{};  // any Future (one element, however promoted or broadcast)
   std::int32_t root{-1};
   std::int32_t view{-1};
   std::int32_t shape_class{-1};
   std::int32_t dtype_class{-1};
+  std::string dtype;     // Legate's name of the element type
   std::int64_t bytes{};  // of the elements this view addresses
   bool empty{};          // partitioned (not 0-d) and addressing no element
   std::string description;

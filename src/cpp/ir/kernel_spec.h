@@ -4,15 +4,19 @@
 #include <string>
 #include <vector>
 
-namespace legate_fuse::codegen {
+namespace legate_fuse::ir {
 
-// The operation DAG of one fused group, as the renderers consume it. Built by the Python side
-// from a plan (legate_fuse/kernel_spec.py); contains no shapes and no scalar values, so one
-// kernel serves every launch of the same group structure.
+// The operation DAG of one fused group: what the analysis produces for a group
+// (analysis/kernel_builder.h) and the renderers consume (codegen/). Contains no shapes and no
+// scalar values, so one kernel serves every launch of the same group structure.
 struct Operand {
   enum class Kind : std::int32_t { Arg = 0, Register = 1, Scalar = 2 };
   Kind kind{Kind::Arg};
   std::int32_t index{};
+
+  [[nodiscard]] static Operand none() { return Operand{Kind::Register, -1}; }
+  [[nodiscard]] bool is_none() const { return index < 0; }
+  bool operator==(const Operand& other) const { return kind == other.kind && index == other.index; }
 };
 
 struct Node {
@@ -37,7 +41,7 @@ struct ReduceSpec {  // each element folds `value` into arg's accumulator with `
   std::int32_t arg{};
   std::string op;  // SUM, PROD, MAX, MIN, ALL, ANY
   Operand value;
-  Operand mask;  // where-masked reductions; index < 0 when unmasked
+  Operand mask;  // where-masked reductions; Operand::none() when unmasked
 };
 
 struct KernelSpec {
@@ -48,4 +52,18 @@ struct KernelSpec {
   std::vector<ReduceSpec> reductions;
 };
 
+// The specification as text, one line per argument, scalar, node, store and reduction. It
+// states every field, so it is also the spec's canonical form: equal texts, equal kernels.
+[[nodiscard]] std::string describe(const KernelSpec& spec);
+
+}  // namespace legate_fuse::ir
+
+namespace legate_fuse::codegen {
+// The renderers' input, by the names they use.
+using ir::ArgSpec;
+using ir::KernelSpec;
+using ir::Node;
+using ir::Operand;
+using ir::ReduceSpec;
+using ir::StoreSpec;
 }  // namespace legate_fuse::codegen

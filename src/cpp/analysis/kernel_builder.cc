@@ -1,0 +1,198 @@
+#include "analysis/kernel_builder.h"
+
+#include <array>
+#include <optional>
+#include <stdexcept>
+#include <unordered_map>
+#include <utility>
+
+namespace legate_fuse::analysis {
+namespace {
+
+using ir::ArgSpec;
+using ir::Operand;
+
+// A group a kernel cannot express; its message says why.
+class Unsupported : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+std::optional<ArgSpec::Role> role_of(ir::Privilege privilege)
+{
+  switch (privilege) {
+    case ir::Privilege::Read:
+      return ArgSpec::Role::Input;
+    case ir::Privilege::Write:
+      return ArgSpec::Role::Output;
+    case ir::Privilege::Reduce:
+      return ArgSpec::Role::Reduction;
+    case ir::Privilege::ReadWrite:
+      break;
+  }
+  return std::nullopt;
+}
+
+// "SCALAR_UNARY_RED.SUM" / "SCALAR_UNARY_RED.MAX.WHERE" -> "SUM" / "MAX"; DOT sums.
+std::string reduction_name(const std::string& op)
+{
+  if (op == "DOT") {
+    return "SUM";
+  }
+  const auto first = op.find('.');
+  if (first == std::string::npos) {
+    throw Unsupported("no reduction in " + op);
+  }
+  const auto second = op.find('.', first + 1);
+  return op.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
+}
+
+class KernelBuilder {
+ public:
+  KernelBuilder(const ir::Window& window, const std::vector<std::string>& op_names)
+      : window_{window}, op_names_{op_names}
+  {
+  }
+
+  // Kernel arguments are keyed by store identity (the view class: every view of a Future is
+  // one, as in the analysis).
+  void add_arguments(const std::vector<FusedArg>& args)
+  {
+    for (const auto& fused_arg : args) {
+      const auto role = role_of(fused_arg.privilege);
+      if (!role) {
+        throw Unsupported("a read-write argument");
+      }
+      if (!spec_.args.empty() && *role < spec_.args.back().role) {
+        throw Unsupported("arguments not in input, output, reduction order");
+      }
+      const auto& store = store_at(fused_arg.store);
+      const auto index  = static_cast<std::int32_t>(spec_.args.size());
+      arg_of_[static_cast<std::size_t>(*role)].emplace(store.view, index);
+      if (*role == ArgSpec::Role::Output) {
+        outputs_.emplace_back(store.root, index);
+      }
+      spec_.args.push_back(ArgSpec{*role, store.dtype, store.future});
+    }
+  }
+
+  void add_task(const ir::Task& task)
+  {
+    if (task.op < 0 || static_cast<std::size_t>(task.op) >= op_names_.size()) {
+      throw Unsupported("a task that is not lifted");
+    }
+    const auto& op = op_names_[static_cast<std::size_t>(task.op)];
+    std::vector<Operand> inputs;
+    std::vector<const ir::Arg*> outputs, targets;
+    for (const auto& arg : task.args) {
+      if (arg.privilege == ir::Privilege::Read) {
+        inputs.push_back(read(arg.store));
+      } else if (arg.privilege == ir::Privilege::Write) {
+        outputs.push_back(&arg);
+      } else if (arg.privilege == ir::Privilege::Reduce) {
+        targets.push_back(&arg);
+      } else {
+        throw Unsupported(op + " reads and writes one argument");
+      }
+    }
+    if (outputs.size() + targets.size() != 1) {
+      throw Unsupported(op + " does not have exactly one result");
+    }
+    if (!outputs.empty()) {
+      const auto& out    = store_at(outputs.front()->store);
+      current_[out.root] = node(op, out.dtype, std::move(inputs));
+      return;
+    }
+    const auto& target  = store_at(targets.front()->store);
+    const auto& reduced = arg_of_[static_cast<std::size_t>(ArgSpec::Role::Reduction)];
+    const auto found    = reduced.find(target.view);
+    if (found == reduced.end()) {
+      return;  // a reduction nothing observes
+    }
+    Operand value, mask = Operand::none();
+    if (op == "DOT") {
+      value = node("BINARY_OP.MULTIPLY", target.dtype, std::move(inputs));
+    } else {
+      if (inputs.empty()) {
+        throw Unsupported(op + " reduces nothing");
+      }
+      value = inputs[0];
+      if (inputs.size() > 1) {
+        mask = inputs[1];
+      }
+    }
+    spec_.reductions.push_back(ir::ReduceSpec{found->second, reduction_name(op), value, mask});
+  }
+
+  ir::KernelSpec finish()
+  {
+    for (const auto& [root, arg] : outputs_) {
+      const auto computed = current_.find(root);
+      if (computed == current_.end() || computed->second.kind != Operand::Kind::Register) {
+        throw Unsupported("kernel argument " + std::to_string(arg) + " is never computed");
+      }
+      spec_.stores.push_back(ir::StoreSpec{arg, computed->second.index});
+    }
+    return std::move(spec_);
+  }
+
+ private:
+  const ir::StoreRef& store_at(std::int32_t store) const
+  {
+    const auto& ref = window_.stores[static_cast<std::size_t>(store)];
+    if (!ref.known) {
+      throw Unsupported("unknown store " + ref.description);
+    }
+    return ref;
+  }
+
+  Operand read(std::int32_t store)
+  {
+    const auto& ref = store_at(store);
+    if (const auto latest = current_.find(ref.root); latest != current_.end()) {
+      return latest->second;
+    }
+    const auto& inputs = arg_of_[static_cast<std::size_t>(ArgSpec::Role::Input)];
+    const auto found   = inputs.find(ref.view);
+    if (found == inputs.end()) {
+      throw Unsupported("no kernel argument reads " + ref.description);
+    }
+    return Operand{Operand::Kind::Arg, found->second};
+  }
+
+  Operand node(const std::string& op, const std::string& dtype, std::vector<Operand> inputs)
+  {
+    spec_.nodes.push_back(ir::Node{op, dtype, std::move(inputs)});
+    return Operand{Operand::Kind::Register, static_cast<std::int32_t>(spec_.nodes.size() - 1)};
+  }
+
+  const ir::Window& window_;
+  const std::vector<std::string>& op_names_;
+  ir::KernelSpec spec_;
+  std::array<std::unordered_map<std::int32_t, std::int32_t>, 3> arg_of_;  // per role: view -> arg
+  std::vector<std::pair<std::int32_t, std::int32_t>> outputs_;            // root, arg
+  std::unordered_map<std::int32_t, Operand> current_;  // root -> its latest value
+};
+
+}  // namespace
+
+void attach_kernel(const ir::Window& window, const std::vector<std::string>& op_names, Group& group)
+{
+  group.kernel.reset();
+  group.kernel_error.clear();
+  if (group.kind != Group::Kind::Fused) {
+    return;
+  }
+  try {
+    KernelBuilder builder{window, op_names};
+    builder.add_arguments(group.args);
+    for (const auto task : group.tasks) {
+      builder.add_task(window.tasks[static_cast<std::size_t>(task)]);
+    }
+    group.kernel = builder.finish();
+  } catch (const Unsupported& error) {
+    group.kernel_error = error.what();
+  }
+}
+
+}  // namespace legate_fuse::analysis

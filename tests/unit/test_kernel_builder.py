@@ -1,0 +1,133 @@
+"""The kernel specification the analysis builds for each fused group (analysis/kernel_builder.h),
+on synthetic windows."""
+
+from __future__ import annotations
+
+from legate_fuse import _core
+from legate_fuse.plan.kernel_spec import (
+    ARG,
+    NO_OPERAND,
+    REGISTER,
+    ROLE_INPUT,
+    ROLE_OUTPUT,
+    ROLE_REDUCTION,
+    kernel_id,
+)
+
+from .window_builder import WindowBuilder, region, value
+
+A, B, C, T = region(0), region(1), region(2), region(3)
+SUM_REDOP = 400  # any id: the kernel builder passes redops through
+
+
+def fused(plan: _core.Plan) -> _core.Group:
+    (group,) = [g for g in plan.groups if g.kind == "fused"]
+    return group
+
+
+def test_a_chain_keeps_its_intermediate_in_a_register() -> None:
+    w = WindowBuilder()
+    w.task((T, "W"), (A, "R"), (B, "R"), op="BINARY_OP.ADD")
+    w.task((C, "W"), (T, "R"), (A, "R"), op="BINARY_OP.MULTIPLY")
+    w.keep_alive(A, B, C)
+    group = fused(w.plan())
+    spec = group.kernel
+    assert spec is not None and group.kernel_error == ""
+    assert spec.args == [(ROLE_INPUT, "float64", False), (ROLE_INPUT, "float64", False),
+                         (ROLE_OUTPUT, "float64", False)]
+    assert [w.descriptions[a.store] for a in group.args] == [A, B, C]
+    assert spec.nodes == [("BINARY_OP.ADD", "float64", [(ARG, 0), (ARG, 1)]),
+                          ("BINARY_OP.MULTIPLY", "float64", [(REGISTER, 0), (ARG, 0)])]
+    assert spec.stores == [(2, 1)]
+    assert spec.reductions == []
+
+
+def test_arguments_are_inputs_then_outputs_then_reductions() -> None:
+    total = value(50)
+    w = WindowBuilder()
+    w.task((C, "W"), (A, "R"), (B, "R"), op="BINARY_OP.ADD")
+    w.task((total, "RED", SUM_REDOP), (C, "R"), (A, "R"), op="DOT")
+    w.keep_alive(A, B, C, total)
+    group = fused(w.plan())
+    spec = group.kernel
+    assert spec is not None
+    assert [role for role, _, _ in spec.args] == [ROLE_INPUT, ROLE_INPUT, ROLE_OUTPUT,
+                                                  ROLE_REDUCTION]
+    assert spec.args[3] == (ROLE_REDUCTION, "float64", True)
+    assert group.args[3].redop == SUM_REDOP
+    # DOT multiplies, then sums into the accumulator of argument 3.
+    assert spec.nodes[1] == ("BINARY_OP.MULTIPLY", "float64", [(REGISTER, 0), (ARG, 0)])
+    assert spec.reductions == [(3, "SUM", (REGISTER, 1), NO_OPERAND)]
+
+
+def test_a_masked_reduction_names_its_mask() -> None:
+    total, mask = value(50), region(4, dtype="bool")
+    w = WindowBuilder()
+    w.task((T, "W"), (A, "R"), (B, "R"), op="BINARY_OP.ADD")
+    w.task((total, "RED", SUM_REDOP), (T, "R"), (mask, "R"), op="SCALAR_UNARY_RED.MAX.WHERE")
+    w.keep_alive(A, B, mask, total)
+    spec = fused(w.plan()).kernel
+    assert spec is not None
+    assert spec.reductions == [(3, "MAX", (REGISTER, 0), (ARG, 2))]
+
+
+def test_a_future_read_through_two_views_is_one_argument() -> None:
+    one = value(40)
+    promoted = ("Store(41) {shape: [100], transform: Promote(extra_dim: 0, dim_size: 100), "
+                "type: float64, storage: Storage(40) {kind: Future, level: 0}}")
+    w = WindowBuilder()
+    w.task((T, "W"), (A, "R"), (one, "R"), op="BINARY_OP.ADD")
+    w.task((C, "W"), (T, "R"), (promoted, "R"), op="BINARY_OP.MULTIPLY")
+    w.keep_alive(A, C)
+    group = fused(w.plan())
+    spec = group.kernel
+    assert spec is not None, group.kernel_error
+    assert spec.args == [(ROLE_INPUT, "float64", False), (ROLE_INPUT, "float64", True),
+                         (ROLE_OUTPUT, "float64", False)]
+    assert spec.nodes[1][2] == [(REGISTER, 0), (ARG, 1)]
+
+
+def test_dtypes_are_the_windows_own_though_the_plan_is_cached() -> None:
+    analyzer = _core.Analyzer()
+    specs = []
+    for dtype in ("float64", "float32"):
+        a, b, c, t = (region(r, dtype=dtype) for r in range(4))
+        w = WindowBuilder(analyzer=analyzer)
+        w.task((t, "W"), (a, "R"), (b, "R"), op="BINARY_OP.ADD")
+        w.task((c, "W"), (t, "R"), (a, "R"), op="BINARY_OP.MULTIPLY")
+        w.keep_alive(a, b, c)
+        plan, hit = analyzer.analyze(w.descriptions, w.live, w.encoded)
+        assert hit == (dtype == "float32")
+        spec = fused(plan).kernel
+        assert spec is not None
+        specs.append(spec)
+    assert [node[1] for node in specs[1].nodes] == ["float32", "float32"]
+    assert kernel_id(specs[0]) != kernel_id(specs[1])
+
+
+def test_a_group_a_kernel_cannot_express_says_why() -> None:
+    w = WindowBuilder()
+    w.task((T, "W"), (A, "R"), (B, "R"), op="BINARY_OP.ADD")
+    w.task((C, "W"), (T, "R"), (A, "R"), op=7)  # an op id the analyzer never named
+    w.keep_alive(A, B, C)
+    group = fused(w.plan())
+    assert group.kernel is None
+    assert "not lifted" in group.kernel_error
+
+
+def test_the_kernel_id_is_a_hash_of_the_canonical_text() -> None:
+    w = WindowBuilder()
+    w.task((T, "W"), (A, "R"), (B, "R"), op="BINARY_OP.ADD")
+    w.task((C, "W"), (T, "R"), (A, "R"), op="BINARY_OP.MULTIPLY")
+    w.keep_alive(A, B, C)
+    spec = fused(w.plan()).kernel
+    assert spec is not None
+    assert spec.describe() == ("arg 0: input float64\narg 1: input float64\n"
+                               "arg 2: output float64\n"
+                               "r0 = BINARY_OP.ADD -> float64 (arg 0, arg 1)\n"
+                               "r1 = BINARY_OP.MULTIPLY -> float64 (r0, arg 0)\n"
+                               "arg 2 <- r1\n")
+    again = _core.KernelSpec(spec.args, spec.scalar_types, spec.nodes, spec.stores,
+                             spec.reductions)
+    assert kernel_id(again) == kernel_id(spec)
+    assert len(kernel_id(spec)) == 32

@@ -16,6 +16,7 @@ import argparse
 import statistics
 import time
 from functools import partial
+from typing import Any
 
 import legate_fuse
 
@@ -48,6 +49,14 @@ def median_seconds(action: object, repeats: int) -> float:
     return statistics.median(times)
 
 
+def plan_afresh(planner: Any, records: list[Any]) -> None:
+    """Plans as the first time: nothing lifted yet, nothing in the plan cache."""
+    for record in records:
+        record.lifted = None
+    planner.analyzer.clear()
+    planner.plan(records)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -56,18 +65,17 @@ def main() -> None:
     session = fusion_session.current()
     assert session is not None
     planner = session.planner()
-    planner.use_cache = False
     print(f"{'tasks':>6} {'groups':>7} {'analysis us/task':>17} {'planning us/task':>17}")
     for size in SIZES:
         session.window.capacity = size + 1
         kept = fill_window(size)
         records = list(session.window.records)
         planned = planner.plan(records)
-        assert planner.last_encoding is not None
-        descriptions, live, encoded = planner.last_encoding
+        window = planner.encode(records)
         analysis = median_seconds(
-            partial(planner.analyzer.analyze, descriptions, live, encoded, False), args.repeats)
-        planning = median_seconds(partial(planner.plan, records), args.repeats)
+            partial(planner.analyzer.analyze, window.descriptions, window.live, window.encoded,
+                    False), args.repeats)
+        planning = median_seconds(partial(plan_afresh, planner, records), args.repeats)
         n = len(records)
         print(f"{n:>6} {len(planned.plan.groups):>7} {analysis / n * 1e6:>17.2f} "
               f"{planning / n * 1e6:>17.2f}")

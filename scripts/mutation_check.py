@@ -252,6 +252,13 @@ MUTATIONS: tuple[Mutation, ...] = (
          "tests/integration/test_futures.py::test_a_value_read_through_two_views_in_one_group"),
         "every view of a Future is one store, for the analysis and the kernel's arguments"),
     Mutation(
+        "register-holds-latest-value", "src/cpp/analysis/kernel_builder.cc",
+        "    if (const auto latest = current_.find(ref.root); latest != current_.end()) {\n",
+        "    if (const auto latest = current_.find(ref.root); false && latest != current_.end()) {\n",
+        ("tests/unit/test_kernel_builder.py",
+         "tests/integration/test_fused_ops.py"),
+        "a value written earlier in the group is read from its register, not from memory"),
+    Mutation(
         "kernel-id-content-hash", "legate_fuse/plan/kernel_spec.py",
         "    return hashlib.sha256(spec.describe().encode()).hexdigest()[:32]\n",
         "    from legate_fuse.backend.compiler import machine_identity\n"

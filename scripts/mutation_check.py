@@ -254,7 +254,8 @@ MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
         "register-holds-latest-value", "src/cpp/analysis/kernel_builder.cc",
         "    if (const auto latest = current_.find(ref.root); latest != current_.end()) {\n",
-        "    if (const auto latest = current_.find(ref.root); false && latest != current_.end()) {\n",
+        "    if (const auto latest = current_.find(ref.root);"
+        " false && latest != current_.end()) {\n",
         ("tests/unit/test_kernel_builder.py",
          "tests/integration/test_fused_ops.py"),
         "a value written earlier in the group is read from its register, not from memory"),

@@ -71,6 +71,7 @@ def main() -> None:
         kept = fill_window(size)
         records = list(session.window.records)
         planned = planner.plan(records)
+        assert planned is not None
         window = planner.encode(records)
         analysis = median_seconds(
             partial(planner.analyzer.analyze, window.descriptions, window.live, window.encoded,

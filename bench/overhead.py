@@ -1,9 +1,13 @@
-"""Interception overhead: a loop of small element-wise operations, fusion off vs on.
+"""What fusion costs per task: a stream of small operations that fuse and one that cannot.
 
     python bench/overhead.py [--repeats N] [--size N] [--iterations N]
 
-With nothing fused yet (pass-through), the ratio off/on shows what holding tasks in the window
-costs per task: 1.0 means no overhead, below 1.0 a slowdown.
+For each stream, runs the application with fusion off and on in alternating processes (after a
+warm-up run of each) and reports microseconds per task of each, the off/on ratio (1.0: no
+cost, below 1.0: a slowdown) and the difference; then one more run with fusion on and
+LEGATE_FUSE_PROFILE=1 splits the plugin's own time by stage, in microseconds per task (the
+stages are wall time: a stage that waits for Legate, e.g. submitting a task while the runtime
+is busy, is charged the wait).
 """
 
 from __future__ import annotations
@@ -14,9 +18,13 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ab import compare, summary
+from ab import compare, run_once, summary
 
-APP = str(Path(__file__).resolve().parent / "apps" / "small_ops.py")
+APPS = Path(__file__).resolve().parent / "apps"
+STREAMS = {
+    "fusible": ("small_ops.py", "8 element-wise tasks per iteration, all fusible"),
+    "opaque": ("opaque_ops.py", "8 tasks per iteration (clips, scans), none fusible"),
+}
 
 
 def main() -> None:
@@ -25,18 +33,29 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--size", type=int, default=1000)
     parser.add_argument("--iterations", type=int, default=300)
+    parser.add_argument("--streams", default=",".join(STREAMS))
     args = parser.parse_args()
-    app_args = [APP, "--size", str(args.size), "--iterations", str(args.iterations)]
-    comparison = compare(app_args, args.repeats)
-    per_task = {mode: [r["seconds_per_task"] * 1e6 for r in getattr(comparison, mode)]
-                for mode in ("off", "on")}
-    print(f"small element-wise ops, {args.size} elements, {args.iterations} iterations x 8 tasks,"
-          f" {args.repeats} alternating off/on process pairs")
-    print(f"  fusion off: us/task {summary(per_task['off'])}")
-    print(f"  fusion on:  us/task {summary(per_task['on'])}")
-    print(f"  off/on ratio        {summary(comparison.ratios())}")
-    delta = statistics.median(per_task["on"]) - statistics.median(per_task["off"])
-    print(f"  median overhead     {delta:+.2f} us/task")
+    for stream in args.streams.split(","):
+        app, what = STREAMS[stream]
+        app_args = [str(APPS / app), "--size", str(args.size),
+                    "--iterations", str(args.iterations)]
+        comparison = compare(app_args, args.repeats)
+        per_task = {mode: [r["seconds_per_task"] * 1e6 for r in getattr(comparison, mode)]
+                    for mode in ("off", "on")}
+        print(f"{stream} stream: {what}; {args.size} elements, {args.iterations} iterations, "
+              f"{args.repeats} alternating off/on process pairs")
+        print(f"  fusion off: us/task {summary(per_task['off'])}")
+        print(f"  fusion on:  us/task {summary(per_task['on'])}")
+        print(f"  off/on ratio        {summary(comparison.ratios())}")
+        delta = statistics.median(per_task["on"]) - statistics.median(per_task["off"])
+        print(f"  median overhead     {delta:+.2f} us/task")
+        profiled = run_once(app_args, "on", {"LEGATE_FUSE_PROFILE": "1"})["fusion"]
+        tasks = max(1, profiled["tasks_seen"])
+        stages = profiled.get("stage_seconds", {})
+        total = sum(stages.values()) / tasks * 1e6
+        print(f"  plugin time by stage, us per task (whole run, {tasks} tasks): {total:.1f}")
+        for stage, seconds in stages.items():
+            print(f"    {stage:<12} {seconds / tasks * 1e6:8.2f}")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from legate_fuse.capture import compat, flush_points
 from legate_fuse.capture.external_memory import ExternalMemory
 from legate_fuse.capture.import_hooks import after_import
 from legate_fuse.capture.packed_futures import PackedFutures
+from legate_fuse.stage_clock import StageClock
 from legate_fuse.stats import Stats, format_stats
 from legate_fuse.window.holding import TaskRecord, Window, execute_in_order
 from legate_fuse.window.liveness import ArrayTracker, reference_counts_as_assumed
@@ -26,6 +27,7 @@ class Session:
     def __init__(self, config: settings.Config) -> None:
         self.config = config
         self.stats = Stats()
+        self.clock = StageClock(self.stats.stage_seconds, config.profile)
         self.window = Window(config.window_size, self.stats, self.execute_window,
                              self.choose_cut)
         self.tracker = ArrayTracker()
@@ -59,7 +61,8 @@ class Session:
             return
         if unholdable is not None:
             self.flush(unholdable)
-        record.task.execute()
+        with self.clock.stage("run_unfused"):
+            record.task.execute()
 
     def flush(self, reason: str) -> None:
         self.window.flush(reason)
@@ -70,7 +73,10 @@ class Session:
         done = [False] * len(records)
         try:
             planned = self.planner().plan(list(records), self.window.held_back)
-            program_error = self.fuser().execute(planned, done)
+            if planned is None:  # nothing to fuse: every task as built
+                program_error = self.fuser().run_as_built(records, range(len(records)), done)
+            else:
+                program_error = self.fuser().execute(planned, done)
         except Exception as error:  # the plugin must never break the program
             self.warn_once(f"running a window failed, running the rest unfused: {error!r}")
             execute_in_order([r for r, ran in zip(records, done, strict=True) if not ran])
@@ -116,14 +122,16 @@ class Session:
 
             self._fuser = make_fuser(self.stats, self.config.cache_dir, self.config.c_compiler,
                                      lambda: self.runtime_proxy.unwrapped, self.warn_once,
-                                     self.packed_futures, "kernels" in self.config.log_topics)
+                                     self.packed_futures, "kernels" in self.config.log_topics,
+                                     self.clock)
         return self._fuser
 
     def planner(self) -> Any:
         if self._planner is None:
             from legate_fuse.plan.planner import Planner
 
-            self._planner = Planner(self.stats, self.tracker, "plan" in self.config.log_topics)
+            self._planner = Planner(self.stats, self.tracker, "plan" in self.config.log_topics,
+                                    self.clock)
         return self._planner
 
     def warn_once(self, message: str) -> None:

@@ -19,6 +19,8 @@ class Stats:
     kernel_cache_hits: int = 0
     compile_seconds: float = 0.0
     flushes: Counter[str] = field(default_factory=Counter)
+    # Seconds per stage (stage_clock.py), with LEGATE_FUSE_PROFILE=1 only.
+    stage_seconds: dict[str, float] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -32,6 +34,7 @@ class Stats:
             "kernel_cache_hits": self.kernel_cache_hits,
             "compile_seconds": self.compile_seconds,
             "flushes": dict(sorted(self.flushes.items())),
+            **({"stage_seconds": dict(self.stage_seconds)} if self.stage_seconds else {}),
         }
 
 
@@ -39,7 +42,7 @@ def format_stats(values: dict[str, Any]) -> str:
     """A readable block, as printed at exit with LEGATE_FUSE_STATS=1."""
     lines = ["legate-fuse statistics"]
     for name, value in values.items():
-        if name == "flushes":
+        if name in ("flushes", "stage_seconds"):
             continue
         shown = f"{value:.3f}" if isinstance(value, float) else f"{value:,}"
         lines.append(f"  {name.replace('_', ' '):<24} {shown}")
@@ -48,4 +51,10 @@ def format_stats(values: dict[str, Any]) -> str:
     lines.append(f"  {'window flushes':<24} {total:,}")
     for reason, count in flushes.items():
         lines.append(f"    {reason:<22} {count:,}")
+    stages = values.get("stage_seconds", {})
+    if stages:
+        tasks = max(1, values.get("tasks_seen", 0))
+        lines.append(f"  {'us per task, by stage':<24} {sum(stages.values()) / tasks * 1e6:.2f}")
+        for stage, seconds in stages.items():
+            lines.append(f"    {stage:<22} {seconds / tasks * 1e6:.2f}")
     return "\n".join(lines)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,9 @@ from legate_fuse.plan.kernel_spec import (
     fused_kernel,
 )
 from legate_fuse.plan.planner import PlannedWindow, task_label
+from legate_fuse.stage_clock import StageClock
 from legate_fuse.stats import Stats
+from legate_fuse.window.holding import TaskRecord
 
 logger = logging.getLogger("legate_fuse")
 
@@ -37,8 +39,10 @@ EXPECTED_ERRORS = (UnsupportedGroup, CompileError, _core.UnsupportedError, Runti
 class Fuser:
     def __init__(self, stats: Stats, cpu: KernelCache, gpu: KernelCache | None,
                  runtime: Callable[[], Any], warn: Callable[[str], None],
-                 packed_futures: PackedFutures, log_kernels: bool = False) -> None:
+                 packed_futures: PackedFutures, log_kernels: bool = False,
+                 clock: StageClock | None = None) -> None:
         self.stats = stats
+        self.clock = clock or StageClock(stats.stage_seconds, enabled=False)
         self.cpu = cpu
         self.gpu = gpu  # None when Legate has no GPUs
         self.runtime = runtime
@@ -60,27 +64,29 @@ class Fuser:
         for the caller to raise."""
         if not _covers_every_task(planned):
             self.warn("a plan did not account for every task of its window, running it unfused")
-            return _run_originals(planned, range(len(planned.records)), done)
+            return self.run_as_built(planned.records, range(len(planned.records)), done)
         first_error: BaseException | None = None
         for group in planned.plan.groups:
             if group.kind == "fused" and self._launch(planned, group):
                 for t in (*group.tasks, *group.dead_tasks):
                     done[t] = True
                 continue
-            error = _run_originals(planned, group.tasks, done)
+            error = self.run_as_built(planned.records, group.tasks, done)
             first_error = first_error or error
         return first_error
 
     def _launch(self, planned: PlannedWindow, group: _core.Group) -> bool:
         """Builds and submits the group's fused task; False (nothing submitted) on failure."""
         try:
-            ops = [task_label(planned.records[t], planned.lifted[t]) for t in group.tasks]
-            kernel = fused_kernel(group, planned.stores)
-            self._register(kernel)
-            task = build_fused_task(self.runtime(), kernel.kernel_id, kernel.args, b"",
-                                    "legate_fuse[" + ", ".join(ops) + "]")
-            # Submission is the last step that can fail before the task exists in Legate.
-            task.execute()
+            with self.clock.stage("kernel"):
+                kernel = fused_kernel(group, planned.stores)
+                self._register(kernel)
+            with self.clock.stage("launch"):
+                ops = [task_label(planned.records[t], planned.lifted[t]) for t in group.tasks]
+                task = build_fused_task(self.runtime(), kernel.kernel_id, kernel.args, b"",
+                                        "legate_fuse[" + ", ".join(ops) + "]")
+                # Submission is the last step that can fail before the task exists in Legate.
+                task.execute()
         except Exception as error:  # the plugin must never break the program
             # Nothing of the group has run: its original tasks take over.
             self.warn(f"could not fuse tasks {list(group.tasks)}, running them unfused: "
@@ -129,6 +135,20 @@ class Fuser:
             _tasks.register_cpu_kernel(kernel_id, str(path), _core.KERNEL_SYMBOL)
         return path
 
+    def run_as_built(self, records: Sequence[TaskRecord], tasks: Iterable[int],
+                     done: list[bool]) -> BaseException | None:
+        """Runs `records[t]` for t in `tasks` as the program built them, in order, marking
+        them done; the first error after all ran."""
+        first_error: BaseException | None = None
+        with self.clock.stage("run_unfused"):
+            for t in tasks:
+                done[t] = True
+                try:
+                    records[t].task.execute()
+                except BaseException as error:
+                    first_error = first_error or error
+        return first_error
+
     def _count(self, group: _core.Group, kernel: FusedKernel) -> None:
         caches = [c for c in (self.cpu, self.gpu) if c is not None]
         self.stats.tasks_fused += len(group.tasks) + len(group.dead_tasks)
@@ -145,26 +165,13 @@ def _covers_every_task(planned: PlannedWindow) -> bool:
     return sorted(seen) == list(range(len(planned.records)))
 
 
-def _run_originals(planned: PlannedWindow, tasks: Iterable[int], done: list[bool]
-                   ) -> BaseException | None:
-    """Runs tasks as the program built them, in order; the first error after all ran."""
-    first_error: BaseException | None = None
-    for t in tasks:
-        done[t] = True
-        try:
-            planned.records[t].task.execute()
-        except BaseException as error:
-            first_error = first_error or error
-    return first_error
-
-
 def _describe(error: BaseException) -> str:
     return str(error) if isinstance(error, EXPECTED_ERRORS) else repr(error)
 
 
 def make_fuser(stats: Stats, cache_dir: str, compiler: str, runtime: Callable[[], Any],
                warn: Callable[[str], None], packed_futures: PackedFutures,
-               log_kernels: bool) -> Fuser:
+               log_kernels: bool, clock: StageClock | None = None) -> Fuser:
     from legate.core import TaskTarget, get_machine
 
     cpu = KernelCompiler(Path(cache_dir) / "kernels", compiler, warn)
@@ -174,4 +181,4 @@ def make_fuser(stats: Stats, cache_dir: str, compiler: str, runtime: Callable[[]
 
         gpu = PtxCompiler(Path(cache_dir) / "kernels", _tasks.cuda_device_arch() or DEFAULT_ARCH,
                           warn=warn)
-    return Fuser(stats, cpu, gpu, runtime, warn, packed_futures, log_kernels)
+    return Fuser(stats, cpu, gpu, runtime, warn, packed_futures, log_kernels, clock)

@@ -16,6 +16,7 @@ from legate.core import LogicalArray, LogicalStore
 from legate_fuse.capture import compat
 from legate_fuse.capture.external_memory import ExternalMemory
 from legate_fuse.capture.packed_futures import PackedFutures
+from legate_fuse.stage_clock import StageClock
 from legate_fuse.window.holding import StoreArg, TaskRecord
 
 
@@ -24,6 +25,7 @@ class Session(Protocol):
 
     packed_futures: PackedFutures
     external: ExternalMemory
+    clock: StageClock
 
     def submit_auto_task(self, record: TaskRecord, unholdable: str | None) -> None: ...
 
@@ -88,12 +90,16 @@ class AutoTaskProxy:
         # store as unbound although its size is only known after the task has run.
         if name == "add_output" and is_unbound(array_or_store):
             self._unholdable = "unbound_output"
-        result = getattr(self._task, name)(*args, **kwargs)
+        result = self._call(getattr(self._task, name), args, kwargs)
         self._note(name, args, kwargs)
         self._record.stores.extend(stores_of(array_or_store))
         redop = args[1] if name == "add_reduction" and len(args) > 1 else kwargs.get("redop", -1)
         self._record.args.append(StoreArg(name, array_or_store, int(redop), result))
         return result
+
+    def _call(self, method: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        """Calls a method of the real AutoTask (Legate's own work)."""
+        return method(*args, **kwargs)
 
     def add_input(self, *args: Any, **kwargs: Any) -> Any:
         return self._add_store_arg("add_input", args, kwargs)
@@ -118,7 +124,7 @@ class AutoTaskProxy:
             return attribute
 
         def forward(*args: Any, **kwargs: Any) -> Any:
-            result = attribute(*args, **kwargs)
+            result = self._call(attribute, args, kwargs)
             self._note(name, args, kwargs)
             if name in compat.TASK_UNHOLDABLE_CALLS or (
                     name in compat.TASK_UNHOLDABLE_IF_TRUE and _truthy(args)):
@@ -129,6 +135,37 @@ class AutoTaskProxy:
             return result
 
         return forward
+
+
+class TimedAutoTaskProxy(AutoTaskProxy):
+    """An AutoTaskProxy whose time is measured (LEGATE_FUSE_PROFILE=1): Legate's own work as
+    `build_task`, the rest as `record` (a flush inside `execute` is charged to its stages)."""
+
+    __slots__ = ()
+
+    def _call(self, method: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        with self._session.clock.stage("build_task"):
+            return method(*args, **kwargs)
+
+    def _add_store_arg(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        with self._session.clock.stage("record"):
+            return super()._add_store_arg(name, args, kwargs)
+
+    def execute(self) -> None:
+        with self._session.clock.stage("record"):
+            super().execute()
+
+    def __getattr__(self, name: str) -> Any:
+        attribute = super().__getattr__(name)
+        if not callable(attribute):
+            return attribute
+        clock = self._session.clock
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            with clock.stage("record"):
+                return attribute(*args, **kwargs)
+
+        return timed
 
 
 def _truthy(args: tuple[Any, ...]) -> bool:
@@ -195,6 +232,12 @@ class RuntimeProxy:
 
     # -- tasks -----------------------------------------------------------------------------
     def create_auto_task(self, library: Any, task_id: Any) -> AutoTaskProxy:
+        clock = self._session.clock
+        if clock.enabled:
+            with clock.stage("record"):
+                with clock.stage("build_task"):
+                    task = self._runtime.create_auto_task(library, task_id)
+                return TimedAutoTaskProxy(task, self._session, library, task_id)
         task = self._runtime.create_auto_task(library, task_id)
         return AutoTaskProxy(task, self._session, library, task_id)
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from legate_fuse import _core
 from legate_fuse.lift import READ, WRITE, LiftedTask, lift, task_name
+from legate_fuse.stage_clock import StageClock
 from legate_fuse.stats import Stats
 from legate_fuse.window.holding import TaskRecord
 from legate_fuse.window.liveness import ArrayTracker, foreign_references, held_references
@@ -41,8 +42,10 @@ class EncodedWindow:
 
 
 class Planner:
-    def __init__(self, stats: Stats, tracker: ArrayTracker, log_plans: bool = False) -> None:
+    def __init__(self, stats: Stats, tracker: ArrayTracker, log_plans: bool = False,
+                 clock: StageClock | None = None) -> None:
         self.stats = stats
+        self.clock = clock or StageClock(stats.stage_seconds, enabled=False)
         self.tracker = tracker
         self.log_plans = log_plans
         self.analyzer = _core.Analyzer()
@@ -56,18 +59,34 @@ class Planner:
         return found
 
     def choose_cut(self, records: Sequence[TaskRecord], earliest: int) -> int:
-        """How many leading tasks of a full window to run (analysis/cut.h)."""
+        """How many leading tasks of a full window to run (analysis/cut.h); all of them when
+        no task of the window is lifted."""
+        if not self.worth_planning(records):
+            return len(records)
         window = self.encode(records)
-        return self.analyzer.choose_cut(window.descriptions, window.live, window.encoded,
-                                        earliest)
+        with self.clock.stage("analysis"):
+            return self.analyzer.choose_cut(window.descriptions, window.live, window.encoded,
+                                            earliest)
 
-    def plan(self, records: list[TaskRecord], later: Sequence[TaskRecord] = ()) -> PlannedWindow:
-        """The plan of `records`. `later`: tasks that stay held and run after them (a cut
-        window); the analysis plans the first part of the window they form together, so what
-        the later tasks touch is live, as whatever else the program reaches."""
+    def worth_planning(self, records: Sequence[TaskRecord]) -> bool:
+        """Whether the analysis could change how `records` run: only if a task is lifted (to
+        fuse it, or drop it when nothing observes its result). Otherwise the window's tasks
+        run as built, without their stores being described (which costs Legate work)."""
+        with self.clock.stage("lift"):
+            return any(lifted_form(record) is not None for record in records)
+
+    def plan(self, records: list[TaskRecord], later: Sequence[TaskRecord] = ()
+             ) -> PlannedWindow | None:
+        """The plan of `records`, None when it would run them as built anyway. `later`: tasks that stay
+        held and run after them (a cut window); the analysis plans the first part of the window
+        they form together, so what the later tasks touch is live, as whatever else the program
+        reaches."""
+        if not self.worth_planning(records):
+            return None
         window = self.encode([*records, *later])
-        plan, hit = self.analyzer.analyze(window.descriptions, window.live, window.encoded,
-                                          prefix=len(records))
+        with self.clock.stage("analysis"):
+            plan, hit = self.analyzer.analyze(window.descriptions, window.live, window.encoded,
+                                              prefix=len(records))
         self.stats.windows_planned += 1
         self.stats.plan_cache_hits += int(hit)
         planned = PlannedWindow(records, window.lifted[:len(records)], window.stores,
@@ -84,7 +103,13 @@ class Planner:
         """The task encoding of ir/window.h, stores numbered by first appearance, and the
         stores the program can reach: the live arrays' and those referenced from outside the
         window's records."""
-        lifted = [lifted_form(record) for record in records]
+        with self.clock.stage("lift"):
+            lifted = [lifted_form(record) for record in records]
+        with self.clock.stage("encode"):
+            return self._encode(records, lifted)
+
+    def _encode(self, records: Sequence[TaskRecord], lifted: list[LiftedTask | None]
+                ) -> EncodedWindow:
         window = EncodedWindow(lifted, [], [], [], [])
         index: dict[int, int] = {}
 

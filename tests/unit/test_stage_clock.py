@@ -1,0 +1,39 @@
+"""The stage clock charges each stage only its own time, nested stages excluded."""
+
+from __future__ import annotations
+
+import time
+
+from legate_fuse.stage_clock import StageClock
+from legate_fuse.stats import Stats, format_stats
+
+
+def test_nested_stages_are_charged_their_own_time_only() -> None:
+    seconds: dict[str, float] = {}
+    clock = StageClock(seconds, enabled=True)
+    with clock.stage("record"):
+        time.sleep(0.02)
+        with clock.stage("lift"):
+            time.sleep(0.05)
+        time.sleep(0.02)
+    assert set(seconds) == {"record", "lift"}
+    assert 0.05 <= seconds["lift"] < 0.09
+    assert 0.04 <= seconds["record"] < 0.07  # not the 0.09 s it spanned
+
+
+def test_a_disabled_clock_measures_nothing() -> None:
+    seconds: dict[str, float] = {}
+    clock = StageClock(seconds, enabled=False)
+    with clock.stage("record"):
+        pass
+    assert seconds == {}
+
+
+def test_stages_are_reported_per_task_only_when_measured() -> None:
+    stats = Stats(tasks_seen=4)
+    assert "stage_seconds" not in stats.as_dict()
+    assert "by stage" not in format_stats(stats.as_dict())
+    stats.stage_seconds.update(record=4e-6, lift=8e-6)
+    text = format_stats(stats.as_dict())
+    assert "us per task, by stage" in text and "3.00" in text
+    assert "record" in text and "1.00" in text and "2.00" in text

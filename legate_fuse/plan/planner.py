@@ -77,10 +77,10 @@ class Planner:
 
     def plan(self, records: list[TaskRecord], later: Sequence[TaskRecord] = ()
              ) -> PlannedWindow | None:
-        """The plan of `records`, None when it would run them as built anyway. `later`: tasks that stay
-        held and run after them (a cut window); the analysis plans the first part of the window
-        they form together, so what the later tasks touch is live, as whatever else the program
-        reaches."""
+        """The plan of `records`, None when it would run them as built anyway. `later`: tasks
+        that stay held and run after them (a cut window); the analysis plans the first part of
+        the window they form together, so what the later tasks touch is live, as whatever else
+        the program reaches."""
         if not self.worth_planning(records):
             return None
         window = self.encode([*records, *later])

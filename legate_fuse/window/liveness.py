@@ -51,10 +51,6 @@ class ArrayTracker:
         self.installed = True
         return True
 
-    def arrays_with_base(self, store: Any) -> list[Any]:
-        """The live DeferredArrays whose store is `store` itself."""
-        return [a for a in list(self._arrays) if a.__dict__.get(STORE_ATTRIBUTE) is store]
-
     def live_descriptions(self) -> list[str]:
         """Legate's description of the store of every DeferredArray still alive."""
         descriptions = []

@@ -411,6 +411,8 @@ def derive(data: Any, *inputs: Any, flags: str = "", root: object | None = None)
         near = UNCHECKED
     if "nonfinite" in flags and _holds(inputs, lambda a: ~numpy.isfinite(a)):
         near = UNCHECKED
+    if "run_order" in flags and numpy.dtype(data.dtype).kind in "fc":
+        fuse = max(fuse, CLOSE)  # differs between two runs, fused or not
     if _carries_single_precision(data, values, "fuse"):
         fuse = max(fuse, LOOSE)
     if _carries_single_precision(data, values, "numpy"):
@@ -655,6 +657,11 @@ def run_axis_reduce(state: State, op: str, out: str, a: str) -> None:
         # Prefix sums that cancel to near 0 keep the rounding error of large ones: no relative
         # (nor fixed absolute) tolerance holds; two CPUs add the partial sums in another order.
         flags += " unlike_numpy"
+    if op in ("sum0", "var0", "cumsum") and state.xp is not numpy and _split_across_cpus():
+        # cuPyNumeric 26.06 itself, fusion off, on two CPUs: the points' partial results are
+        # combined in an order that varies from run to run (var along an axis of float32
+        # values differs in the last bit between two runs of one program).
+        flags += " run_order"
     state.arrays[out] = derive(AXIS_REDUCTIONS[op](state.xp, source.data), source, flags=flags)
 
 

@@ -18,7 +18,12 @@ from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.stage_clock import StageClock
 from legate_fuse.stats import Stats, format_stats
 from legate_fuse.window.holding import TaskRecord, Window, execute_in_order
-from legate_fuse.window.liveness import ArrayTracker, reference_counts_as_assumed
+from legate_fuse.window.liveness import (
+    ArrayTracker,
+    reference_counts_as_assumed,
+    root_key,
+    root_of,
+)
 
 logger = logging.getLogger("legate_fuse")
 
@@ -95,7 +100,7 @@ class Session:
     def _writes_external(self, record: TaskRecord) -> bool:
         """Whether the task writes or reduces into a store over memory the program owns (or
         might: a store whose storage cannot be told counts as such)."""
-        from legate_fuse.capture.proxies import stores_of
+        from legate_fuse.capture.task_proxy import stores_of
 
         if not self.external.tracking:
             return False
@@ -162,12 +167,16 @@ class Session:
         return not missing
 
     def install_runtime_proxy(self, core: ModuleType) -> None:
+        from legate_fuse.capture import lazy_task, scopes
         from legate_fuse.capture.proxies import RuntimeProxy
+        from legate_fuse.lift import lazy_task_ids
 
         if not self.check_hooks(("legate.core",)):
             return
+        lazy_task.install_constraint_functions(core)
+        scopes.install(core, self.flush)
         real_get_runtime = core.get_legate_runtime
-        proxy = RuntimeProxy(real_get_runtime(), self)
+        proxy = RuntimeProxy(real_get_runtime(), self, lazy_task_ids)
 
         def get_legate_runtime() -> RuntimeProxy:
             return proxy
@@ -196,20 +205,6 @@ class Session:
         self.flush("exit")
         if self.config.stats:
             print(format_stats(self.stats.as_dict()), file=sys.stderr, flush=True)
-
-
-def root_key(store: Any) -> str | None:
-    """The identity of the storage under a store, whatever view of it the store is; None when
-    Legate's description of the store cannot be read."""
-    return root_of(str(store))
-
-
-def root_of(description: str) -> str | None:
-    """`root_key` from Legate's description of a store."""
-    from legate_fuse import _core
-
-    desc = _core.parse_store_desc(description)
-    return desc.root_key if desc is not None else None
 
 
 _session: Session | None = None

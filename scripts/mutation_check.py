@@ -109,7 +109,23 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{FAIL_CLOSED}::test_an_unknown_runtime_method_runs_after_everything_held",),
         "an unknown runtime method runs after everything held (RuntimeProxy.__getattr__)"),
     Mutation(
-        "unknown-task-call", "legate_fuse/capture/proxies.py",
+        "scope-change-flushes", "legate_fuse/capture/scopes.py",
+        "            if self._legate_fuse_flushes:\n"
+        '                flush("scope")\n'
+        "            super().__enter__()\n",
+        "            super().__enter__()\n",
+        ("tests/integration/test_lazy_tasks.py::"
+         "test_entering_and_leaving_a_scope_runs_what_is_held",),
+        "what is held runs before a scope that changes placement is entered (scopes.py)"),
+    Mutation(
+        "lazy-task-unknown-call-builds", "legate_fuse/capture/lazy_task.py",
+        "        return getattr(self.build(), name)\n",
+        "        return lambda *args, **kwargs: None\n",
+        ("tests/integration/test_lazy_tasks.py::"
+         "test_a_call_not_understood_builds_the_task_at_once",),
+        "a call a lazy task does not understand builds the real task (LazyAutoTask.__getattr__)"),
+    Mutation(
+        "unknown-task-call", "legate_fuse/capture/task_proxy.py",
         '                self._unholdable = "unknown_task_call"\n',
         "                pass\n",
         (f"{FAIL_CLOSED}::test_a_task_with_an_unknown_call_runs_at_once",),

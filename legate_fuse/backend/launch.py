@@ -16,9 +16,11 @@ def build_fused_task(
     store aligned with every other (the group's iteration space), the kernel's id (registered
     with `_tasks` by this process) and its run-time scalars as arguments: the same in every
     process. `runtime` is Legate's own runtime (not the interceptor's proxy)."""
-    from legate.core import Scope, align
+    from legate.core import align
 
-    with Scope(provenance=provenance):
+    from legate_fuse.capture.scopes import legate_scope
+
+    with legate_scope()(provenance=provenance):
         task = runtime.create_auto_task(tasks.library(), tasks.FUSED_TASK_ID)
         partitioned = []
         for arg in args:

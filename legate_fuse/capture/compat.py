@@ -73,6 +73,14 @@ OTHER_NAMES: tuple[tuple[str, str | None, str], ...] = (
     ("legate.core", None, "get_legate_runtime"),
     ("legate.core", None, "LogicalStore"),
     ("legate.core", None, "LogicalArray"),
+    # Replaced so that variables of tasks not built yet can be constrained (lazy_task.py), and
+    # so that a change of scope runs what was held under the previous one (scopes.py).
+    ("legate.core", None, "align"),
+    ("legate.core", None, "broadcast"),
+    ("legate.core", None, "image"),
+    ("legate.core", None, "scale"),
+    ("legate.core", None, "bloat"),
+    ("legate.core", None, "Scope"),
     # Liveness: every array is tracked from its construction; its store is `DeferredArray.base`.
     ("cupynumeric._thunk.deferred", "DeferredArray", "__init__"),
     # Lifting: task ids and operation codes, read at run time.

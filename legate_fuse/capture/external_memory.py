@@ -7,7 +7,7 @@ Two ways make such memory. `cupynumeric.asarray(host)`, a ufunc's `out=host` and
 allocation (`DeferredArray.__numpy_array__`), as does DLPack; later writes to `x` show through
 that view.
 
-A store's storage is known by its root (region tree and field, see `session.root_key`); Legate
+A store's storage is known by its root (region tree and field, see `liveness.root_key`); Legate
 recycles a root once its store dies, so a root is external only while the buffer behind it is
 alive (a weak reference to the buffer). A root recycled while the buffer lives only flushes
 more. Where the reader cannot be seen (a DLPack consumer, tiles of external allocations), the

@@ -1,196 +1,24 @@
-"""Proxies for Legate's runtime and tasks that hold AutoTasks back in the window.
-
-Legate's Cython classes cannot be subclassed or patched, so the proxies wrap them: the real
-AutoTask is built at once and every call is forwarded to it (Legate validates arguments exactly
-as without fusion) and recorded; only `execute()` is held back. Anything whose effect could
-depend on, or be observed by, a held task flushes the window first.
+"""The proxy for Legate's runtime: tasks are created behind proxies that hold them back in the
+window (task_proxy.py, lazy_task.py); anything whose effect could depend on, or be observed by,
+a held task flushes the window first.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Any, Protocol
-
-from legate.core import LogicalArray, LogicalStore
+from collections.abc import Callable
+from typing import Any
 
 from legate_fuse.capture import compat
-from legate_fuse.capture.external_memory import ExternalMemory
-from legate_fuse.capture.packed_futures import PackedFutures
-from legate_fuse.stage_clock import StageClock
-from legate_fuse.window.holding import StoreArg, TaskRecord
-
-
-class Session(Protocol):
-    """What the proxies need of the fusion session (session.Session implements it)."""
-
-    packed_futures: PackedFutures
-    external: ExternalMemory
-    clock: StageClock
-
-    def submit_auto_task(self, record: TaskRecord, unholdable: str | None) -> None: ...
-
-    def flush(self, reason: str) -> None: ...
-
-    def flush_if_touched(self, stores: list[Any], reason: str) -> None: ...
-
-
-def stores_of(obj: Any) -> list[LogicalStore]:
-    """The LogicalStores an argument of a Legate call touches (none for scalars)."""
-    if isinstance(obj, LogicalStore):
-        return [obj]
-    if isinstance(obj, LogicalArray):
-        if obj.nested:
-            return [s for i in range(obj.num_children) for s in stores_of(obj.child(i))]
-        found = [obj.data]
-        if obj.nullable:
-            found.append(obj.null_mask)
-        return found
-    return []
-
-
-def _by_id(values: tuple[Any, ...]) -> tuple[Any, ...]:
-    return tuple(
-        id(v) if isinstance(v, LogicalStore | LogicalArray) else v for v in values
-    )
-
-
-def is_unbound(obj: Any) -> bool:
-    return isinstance(obj, LogicalStore | LogicalArray) and bool(obj.unbound)
-
-
-class AutoTaskProxy:
-    """Stands for an AutoTask; cuPyNumeric uses it exactly as the real one."""
-
-    __slots__ = ("_executed", "_record", "_session", "_task", "_unholdable")
-
-    def __init__(self, task: Any, session: Session, library: Any, task_id: Any) -> None:
-        self._task = task
-        self._session = session
-        self._record = TaskRecord(task=task, library_name=library.name, task_id=int(task_id))
-        self._unholdable: str | None = None
-        self._executed = False
-
-    @property
-    def record(self) -> TaskRecord:
-        return self._record
-
-    @property
-    def unwrapped(self) -> Any:
-        return self._task
-
-    def _note(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
-        # Stores are kept only in `record.args`/`record.stores`; calls name them by id(), so
-        # that the references the window holds to each store are easy to count.
-        named = {key: _by_id((value,))[0] for key, value in kwargs.items()}
-        self._record.calls.append((name, _by_id(args), named))
-
-    def _add_store_arg(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        array_or_store = args[0] if args else kwargs.get("array_or_store")
-        # Checked before forwarding: once added as an output, Legate no longer reports the
-        # store as unbound although its size is only known after the task has run.
-        if name == "add_output" and is_unbound(array_or_store):
-            self._unholdable = "unbound_output"
-        result = self._call(getattr(self._task, name), args, kwargs)
-        self._note(name, args, kwargs)
-        self._record.stores.extend(stores_of(array_or_store))
-        redop = args[1] if name == "add_reduction" and len(args) > 1 else kwargs.get("redop", -1)
-        self._record.args.append(StoreArg(name, array_or_store, int(redop), result))
-        return result
-
-    def _call(self, method: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        """Calls a method of the real AutoTask (Legate's own work)."""
-        return method(*args, **kwargs)
-
-    def add_input(self, *args: Any, **kwargs: Any) -> Any:
-        return self._add_store_arg("add_input", args, kwargs)
-
-    def add_output(self, *args: Any, **kwargs: Any) -> Any:
-        return self._add_store_arg("add_output", args, kwargs)
-
-    def add_reduction(self, *args: Any, **kwargs: Any) -> Any:
-        return self._add_store_arg("add_reduction", args, kwargs)
-
-    def execute(self) -> None:
-        if self._executed:
-            # Let Legate report a second submission as it would without fusion.
-            self._task.execute()
-            return
-        self._executed = True
-        self._session.submit_auto_task(self._record, self._unholdable)
-
-    def __getattr__(self, name: str) -> Any:
-        attribute = getattr(self._task, name)
-        if not callable(attribute):
-            return attribute
-
-        def forward(*args: Any, **kwargs: Any) -> Any:
-            result = self._call(attribute, args, kwargs)
-            self._note(name, args, kwargs)
-            if name in compat.TASK_UNHOLDABLE_CALLS or (
-                    name in compat.TASK_UNHOLDABLE_IF_TRUE and _truthy(args)):
-                self._unholdable = name
-            elif name not in compat.TASK_KNOWN_CALLS and self._unholdable is None:
-                # What an unknown call does to the task's effects is not known: run it at once.
-                self._unholdable = "unknown_task_call"
-            return result
-
-        return forward
-
-
-class TimedAutoTaskProxy(AutoTaskProxy):
-    """An AutoTaskProxy whose time is measured (LEGATE_FUSE_PROFILE=1): Legate's own work as
-    `build_task`, the rest as `record` (a flush inside `execute` is charged to its stages)."""
-
-    __slots__ = ()
-
-    def _call(self, method: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        with self._session.clock.stage("build_task"):
-            return method(*args, **kwargs)
-
-    def _add_store_arg(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        with self._session.clock.stage("record"):
-            return super()._add_store_arg(name, args, kwargs)
-
-    def execute(self) -> None:
-        with self._session.clock.stage("record"):
-            super().execute()
-
-    def __getattr__(self, name: str) -> Any:
-        attribute = super().__getattr__(name)
-        if not callable(attribute):
-            return attribute
-        clock = self._session.clock
-
-        def timed(*args: Any, **kwargs: Any) -> Any:
-            with clock.stage("record"):
-                return attribute(*args, **kwargs)
-
-        return timed
-
-
-def _truthy(args: tuple[Any, ...]) -> bool:
-    return bool(args[0]) if args else True
-
-
-class ManualTaskProxy:
-    """Stands for a ManualTask: it runs at once, after everything held before it."""
-
-    __slots__ = ("_session", "_task")
-
-    def __init__(self, task: Any, session: Session) -> None:
-        self._task = task
-        self._session = session
-
-    @property
-    def unwrapped(self) -> Any:
-        return self._task
-
-    def execute(self) -> None:
-        self._session.flush("manual_task")
-        self._task.execute()
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._task, name)
+from legate_fuse.capture.lazy_task import LazyAutoTask, TimedLazyAutoTask
+from legate_fuse.capture.scopes import legate_scope
+from legate_fuse.capture.task_proxy import (
+    AutoTaskProxy,
+    ManualTaskProxy,
+    Session,
+    TimedAutoTaskProxy,
+    stores_of,
+)
 
 
 class RuntimeProxy:
@@ -198,9 +26,14 @@ class RuntimeProxy:
     forwarded unchanged (compat.RUNTIME_PASS_THROUGH); anything else not handled here runs
     after everything held: it may read or change what a held task touches."""
 
-    def __init__(self, runtime: Any, session: Session) -> None:
+    def __init__(self, runtime: Any, session: Session,
+                 lazy_task_ids: Callable[[str], frozenset[int]] = lambda _: frozenset()) -> None:
         self._runtime = runtime
         self._session = session
+        # Library name -> ids of the tasks its lifting may fuse: those are created lazily.
+        self._lazy_task_ids = lazy_task_ids
+        self._lazy_by_library: dict[str, frozenset[int]] = {}
+        self._scope = legate_scope()
 
     @property
     def unwrapped(self) -> Any:
@@ -231,7 +64,22 @@ class RuntimeProxy:
         return self._issue(name, args, kwargs)
 
     # -- tasks -----------------------------------------------------------------------------
-    def create_auto_task(self, library: Any, task_id: Any) -> AutoTaskProxy:
+    def create_auto_task(self, library: Any, task_id: Any) -> AutoTaskProxy | LazyAutoTask:
+        name = library.name
+        lazy_ids = self._lazy_by_library.get(name)
+        if lazy_ids is None:
+            lazy_ids = self._lazy_by_library[name] = self._lazy_task_ids(name)
+        if task_id in lazy_ids:
+            clock = self._session.clock
+            if clock.enabled:
+                with clock.stage("record"):
+                    return TimedLazyAutoTask(self._session, library, int(task_id),
+                                             self._scope.provenance())
+            return LazyAutoTask(self._session, library, int(task_id), self._scope.provenance())
+        return self.create_eager_task(library, task_id)
+
+    def create_eager_task(self, library: Any, task_id: Any) -> AutoTaskProxy:
+        """An AutoTask built at once, behind a proxy that records its calls."""
         clock = self._session.clock
         if clock.enabled:
             with clock.stage("record"):

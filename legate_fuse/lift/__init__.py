@@ -13,8 +13,8 @@ from legate_fuse.capture import compat
 from legate_fuse.lift.base import READ, REDUCE, WRITE, LiftedArg, LiftedTask
 from legate_fuse.window.holding import TaskRecord
 
-__all__ = ["LIBRARIES", "READ", "REDUCE", "WRITE", "LiftedArg", "LiftedTask", "lift",
-           "task_name"]
+__all__ = ["LIBRARIES", "READ", "REDUCE", "WRITE", "LiftedArg", "LiftedTask", "lazy_task_ids",
+           "lift", "task_name"]
 
 # Legate library name -> the module that lifts its tasks (`lift(record)`, `task_names()`).
 # Imported when a task of the library is first lifted: a lifting module imports Legate, which
@@ -27,9 +27,18 @@ def library_lifting(library_name: str) -> ModuleType | None:
     return importlib.import_module(module) if module is not None else None
 
 
+def lazy_task_ids(library_name: str) -> frozenset[int]:
+    """The ids of the tasks of `library_name` its lifting may lift: they are recorded without
+    being built (capture/lazy_task.py); none for a library without a lifting."""
+    lifting = library_lifting(library_name)
+    return frozenset(lifting.lifted_task_ids()) if lifting is not None else frozenset()
+
+
 def lift(record: TaskRecord) -> LiftedTask | None:
-    """The lifted form of `record`, or None (opaque)."""
-    if any(name not in compat.TASK_LIFTABLE_CALLS for name, _, _ in record.calls):
+    """The lifted form of `record`, or None (opaque). Only lazily recorded tasks are lifted:
+    every call that built them is understood."""
+    if not record.lazy or any(name not in compat.TASK_LIFTABLE_CALLS
+                              for name, _, _ in record.calls):
         return None  # built with a call the lifting does not understand: as built
     lifting = library_lifting(record.library_name)
     lifted: LiftedTask | None = lifting.lift(record) if lifting is not None else None

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from legate_fuse import _core
+from legate_fuse.capture.lazy_task import PendingConstraint
 from legate_fuse.window.holding import TaskRecord
 
 # Privileges as the analysis encodes them (ir::Privilege, src/cpp/ir/window.h).
@@ -32,21 +32,13 @@ class LiftedTask:
     aligned: bool
 
 
-_VARIABLE = re.compile(r"X(\d+)\{")
-
-
-def variable_id(variable: Any) -> int | None:
-    match = _VARIABLE.match(str(variable))
-    return int(match.group(1)) if match else None
-
-
 def constraints_align(record: TaskRecord, partitioned: list[int]) -> bool:
     """Whether the recorded constraints align every partitioned argument (given by their
-    partition variable ids) with every other.
+    argument indices) with every other.
 
     Only alignment is understood: any other constraint (broadcast, image, bloat, scale) means
     the task's iteration is not element-wise, and the task is not lifted."""
-    group: dict[int, set[int]] = {v: {v} for v in partitioned}
+    group: dict[int, set[int]] = {i: {i} for i in partitioned}
 
     def join(a: int, b: int) -> None:
         ga, gb = group.setdefault(a, {a}), group.setdefault(b, {b})
@@ -57,16 +49,14 @@ def constraints_align(record: TaskRecord, partitioned: list[int]) -> bool:
 
     for name, args, _ in record.calls:
         if name == "add_constraint":
-            constraints = args[0] if isinstance(args[0], list | tuple) else [args[0]]
-            for constraint in constraints:
-                text = str(constraint)
-                if not text.lstrip("[").startswith("Align("):
-                    return False
-                ids = _VARIABLE.findall(text)
-                for other in ids[1:]:
-                    join(int(ids[0]), int(other))
+            constraint = args[0]
+            if not isinstance(constraint, PendingConstraint) or constraint.kind != "align":
+                return False
+            indices = [v.index for v in constraint.variables()]
+            for other in indices[1:]:
+                join(indices[0], other)
         elif name == "add_alignment":  # its stores are recorded by id()
-            first, second = (_variable_of(record, store_id) for store_id in args[:2])
+            first, second = (_argument_of(record, store_id) for store_id in args[:2])
             if first is None or second is None:
                 return False
             join(first, second)
@@ -77,8 +67,8 @@ def constraints_align(record: TaskRecord, partitioned: list[int]) -> bool:
     ))
 
 
-def _variable_of(record: TaskRecord, store_id: int) -> int | None:
-    for arg in record.args:
+def _argument_of(record: TaskRecord, store_id: int) -> int | None:
+    for index, arg in enumerate(record.args):
         if id(arg.store) == store_id:
-            return variable_id(arg.variable)
+            return index
     return None

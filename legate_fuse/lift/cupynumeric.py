@@ -22,7 +22,6 @@ from legate_fuse.lift.base import (
     LiftedArg,
     LiftedTask,
     constraints_align,
-    variable_id,
 )
 from legate_fuse.window.holding import TaskRecord
 
@@ -79,6 +78,11 @@ def codes() -> Codes:
     )
 
 
+def lifted_task_ids() -> list[int]:
+    """The ids of the tasks `lift` may lift."""
+    return list(codes().task_kinds)
+
+
 @cache
 def task_names() -> dict[int, str]:
     from cupynumeric.config import CuPyNumericOpCode
@@ -101,13 +105,7 @@ def _lifted_args(record: TaskRecord) -> tuple[LiftedArg, ...] | None:
 
 
 def _aligned(record: TaskRecord) -> bool:
-    partitioned = []
-    for arg in record.args:
-        if arg.store.ndim > 0:
-            var = variable_id(arg.variable)
-            if var is None:
-                return False
-            partitioned.append(var)
+    partitioned = [i for i, arg in enumerate(record.args) if arg.store.ndim > 0]
     return constraints_align(record, partitioned)
 
 

@@ -46,6 +46,8 @@ class TaskRecord:
     args: list[StoreArg] = field(default_factory=list)
     # Its lifted form, once the planner has lifted it: (LiftedTask or None for opaque,).
     lifted: tuple[Any] | None = None
+    # Recorded by a LazyAutoTask: every call understood, no real task built while held.
+    lazy: bool = False
 
 
 # How many leading records of a full window to run (see src/cpp/analysis/cut.h); all without.

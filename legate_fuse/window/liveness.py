@@ -111,3 +111,17 @@ def foreign_references(stores: Iterable[Any], held: Counter[int]) -> list[Any]:
         if sys.getrefcount(store) - 3 - held[id(store)] > 0:
             found.append(store)
     return found
+
+
+def root_key(store: Any) -> str | None:
+    """The identity of the storage under a store, whatever view of it the store is; None when
+    Legate's description of the store cannot be read."""
+    return root_of(str(store))
+
+
+def root_of(description: str) -> str | None:
+    """`root_key` from Legate's description of a store."""
+    from legate_fuse import _core
+
+    desc = _core.parse_store_desc(description)
+    return desc.root_key if desc is not None else None

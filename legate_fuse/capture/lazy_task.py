@@ -1,0 +1,270 @@
+"""Lazy task creation: a task the lifting may fuse is recorded, and built only if it runs unfused.
+
+For a task kind the lifting knows (cuPyNumeric's element-wise operations and reductions), the
+runtime proxy returns a `LazyAutoTask` instead of building Legate's AutoTask: the calls that
+build the task are recorded, partition variables and `align`/`broadcast` constraints are stood
+for by `PendingVariable`/`PendingConstraint`, and nothing reaches Legate. A fused task never
+becomes an AutoTask; an unfused one is built when it runs, by replaying the recorded calls in
+order, under the provenance it was created with.
+
+Any call not understood here (another method, a partition argument, an argument that is not a
+LogicalStore, a scalar that could change before the task is built) builds the real task at once,
+replays what was recorded, and from then on the task is an ordinary `AutoTaskProxy`: Legate
+sees exactly the calls it would have seen without the plugin, and validates them itself.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+import numpy
+from legate.core import LogicalStore, Scalar
+
+from legate_fuse.capture import compat
+from legate_fuse.capture.scopes import legate_scope
+from legate_fuse.capture.task_proxy import AutoTaskProxy, Session
+from legate_fuse.window.holding import StoreArg, TaskRecord
+
+# Legate's constraint functions (legate.core.align...), replaced in legate.core by the session.
+CONSTRAINT_FUNCTIONS = ("align", "broadcast", "image", "scale", "bloat")
+ORIGINAL_CONSTRAINTS: dict[str, Any] = {}
+
+# Scalars that cannot change between the call and the moment the task is built.
+_IMMUTABLE_SCALARS = (bool, int, float, complex, str, bytes, enum.Enum, numpy.generic, Scalar)
+
+
+class PendingVariable:
+    """The partition variable of argument `index` of a lazy task."""
+
+    __slots__ = ("index", "task")
+
+    def __init__(self, task: LazyAutoTask, index: int) -> None:
+        self.task = task
+        self.index = index
+
+    def __repr__(self) -> str:
+        return f"PendingVariable(argument {self.index})"
+
+
+class PendingConstraint:
+    """`align(*variables)` or `broadcast(variable, axes)` over pending variables."""
+
+    __slots__ = ("args", "kind")
+
+    def __init__(self, kind: str, args: tuple[Any, ...]) -> None:
+        self.kind = kind
+        self.args = args
+
+    def variables(self) -> list[PendingVariable]:
+        return [a for a in self.args if isinstance(a, PendingVariable)]
+
+    def __repr__(self) -> str:
+        return f"PendingConstraint({self.kind}, {self.args!r})"
+
+
+def _immutable(value: Any) -> bool:
+    if isinstance(value, tuple):
+        return all(_immutable(v) for v in value)
+    return isinstance(value, _IMMUTABLE_SCALARS)
+
+
+class BuildAndExecute:
+    """What a lazy task's record runs when it runs unfused: the real task, built now."""
+
+    __slots__ = ("lazy",)
+
+    def __init__(self, lazy: LazyAutoTask) -> None:
+        self.lazy = lazy
+
+    def execute(self) -> None:
+        self.lazy.build_real().execute()
+
+
+class LazyAutoTask:
+    """Stands for an AutoTask of a kind the lifting knows; records its calls, builds nothing."""
+
+    __slots__ = ("_built", "_executed", "_library", "_provenance", "_record", "_session",
+                 "variables")
+
+    def __init__(self, session: Session, library: Any, task_id: int, provenance: str) -> None:
+        self._session = session
+        self._library = library
+        self._provenance = provenance
+        self._record = TaskRecord(task=BuildAndExecute(self), library_name=library.name,
+                                  task_id=task_id, lazy=True)
+        self._built: AutoTaskProxy | None = None
+        self._executed = False
+        self.variables: list[Any] = []  # the real partition variables, once built
+
+    @property
+    def record(self) -> TaskRecord:
+        return self._record
+
+    # -- the calls a lifted task is built with ----------------------------------------------
+    def add_input(self, *args: Any, **kwargs: Any) -> Any:
+        return self._add_store_arg("add_input", args, kwargs)
+
+    def add_output(self, *args: Any, **kwargs: Any) -> Any:
+        return self._add_store_arg("add_output", args, kwargs)
+
+    def add_reduction(self, *args: Any, **kwargs: Any) -> Any:
+        return self._add_store_arg("add_reduction", args, kwargs)
+
+    def _add_store_arg(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        store = args[0] if args else None
+        arity = 2 if name == "add_reduction" else 1
+        if (self._built is not None or kwargs or len(args) != arity
+                or type(store) is not LogicalStore or name not in compat.TASK_LIFTABLE_CALLS
+                or (name == "add_output" and store.unbound)):
+            return getattr(self.build(), name)(*args, **kwargs)
+        record = self._record
+        variable = PendingVariable(self, len(record.args))
+        redop = int(args[1]) if arity == 2 else -1
+        record.args.append(StoreArg(name, store, redop, variable))
+        record.stores.append(store)
+        record.calls.append((name, (id(store), *args[1:]), {}))
+        return variable
+
+    def add_scalar_arg(self, *args: Any, **kwargs: Any) -> Any:
+        if (self._built is not None or kwargs or not 1 <= len(args) <= 2
+                or not _immutable(args[0]) or "add_scalar_arg" not in compat.TASK_KNOWN_CALLS):
+            return self.build().add_scalar_arg(*args, **kwargs)
+        self._record.calls.append(("add_scalar_arg", args, {}))
+        return None
+
+    def add_constraint(self, *args: Any, **kwargs: Any) -> Any:
+        constraint = args[0] if len(args) == 1 and not kwargs else None
+        if (self._built is not None or not isinstance(constraint, PendingConstraint)
+                or any(v.task is not self for v in constraint.variables())):
+            return self.build().add_constraint(*map(real, args), **kwargs)
+        self._record.calls.append(("add_constraint", (constraint,), {}))
+        return None
+
+    def add_alignment(self, *args: Any, **kwargs: Any) -> Any:
+        return self._add_store_constraint("add_alignment", args, kwargs, 2)
+
+    def add_broadcast(self, *args: Any, **kwargs: Any) -> Any:
+        return self._add_store_constraint("add_broadcast", args, kwargs, 1)
+
+    def _add_store_constraint(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
+                              stores: int) -> Any:
+        known = {id(arg.store) for arg in self._record.args}
+        if (self._built is not None or kwargs or len(args) < stores
+                or any(id(s) not in known for s in args[:stores])
+                or not all(_immutable(a) for a in args[stores:])):
+            return getattr(self.build(), name)(*args, **kwargs)
+        self._record.calls.append((name, (*map(id, args[:stores]), *args[stores:]), {}))
+        return None
+
+    def execute(self) -> None:
+        if self._built is not None:
+            self._built.execute()
+            return
+        if self._executed:
+            raise RuntimeError("this task was already submitted")
+        self._executed = True
+        self._session.submit_auto_task(self._record, None)
+
+    def __getattr__(self, name: str) -> Any:
+        # Anything else: from now on the real task, behind an ordinary proxy.
+        return getattr(self.build(), name)
+
+    # -- the real task ----------------------------------------------------------------------
+    def build(self) -> AutoTaskProxy:
+        """The real AutoTask, behind an eager proxy whose record replaces the lazy one: for a
+        call not understood here, before the task is submitted."""
+        if self._built is None:
+            runtime = self._session.runtime_proxy
+            self._built = self._replay(
+                lambda: runtime.create_eager_task(self._library, self._record.task_id))
+        return self._built
+
+    def build_real(self) -> Any:
+        """Legate's AutoTask, built by replaying the recorded calls: for a held task that runs
+        unfused."""
+        runtime = self._session.runtime_proxy.unwrapped
+        return self._replay(lambda: runtime.create_auto_task(self._library,
+                                                             self._record.task_id))
+
+    def _replay(self, create: Any) -> Any:
+        stores = {id(arg.store): arg.store for arg in self._record.args}
+        self.variables = []
+        with legate_scope()(provenance=self._provenance):
+            task = create()
+            for name, args, _ in self._record.calls:
+                if name in ("add_input", "add_output", "add_reduction"):
+                    self.variables.append(getattr(task, name)(stores[args[0]], *args[1:]))
+                elif name == "add_constraint":
+                    constraint = args[0]
+                    task.add_constraint(ORIGINAL_CONSTRAINTS[constraint.kind](*(
+                        self.variables[a.index] if isinstance(a, PendingVariable) else a
+                        for a in constraint.args)))
+                elif name in ("add_alignment", "add_broadcast"):
+                    count = 2 if name == "add_alignment" else 1
+                    getattr(task, name)(*(stores[i] for i in args[:count]), *args[count:])
+                else:
+                    getattr(task, name)(*args)
+        return task
+
+
+def real(value: Any) -> Any:
+    """`value` with pending variables and constraints replaced by Legate's own (their tasks
+    are built for it)."""
+    if isinstance(value, PendingVariable):
+        value.task.build()
+        return value.task.variables[value.index]
+    if isinstance(value, PendingConstraint):
+        return ORIGINAL_CONSTRAINTS[value.kind](*map(real, value.args))
+    return value
+
+
+def constraint_function(kind: str, original: Any) -> Any:
+    """legate.core's `kind` constraint function, as the session installs it: over variables of
+    lazy tasks it returns a PendingConstraint (`align`, `broadcast`), or builds their tasks
+    first (any other); over real variables it is Legate's own."""
+
+    def constraint(*args: Any, **kwargs: Any) -> Any:
+        if not any(isinstance(a, PendingVariable) for a in args):
+            return original(*args, **kwargs)
+        if kind in ("align", "broadcast") and not kwargs and all(
+                isinstance(a, PendingVariable) or _immutable(a) or isinstance(a, range)
+                for a in args):
+            return PendingConstraint(kind, args)
+        return original(*map(real, args), **kwargs)
+
+    constraint.__doc__ = original.__doc__
+    constraint.__wrapped__ = original  # type: ignore[attr-defined]
+    return constraint
+
+
+def install_constraint_functions(core: Any) -> None:
+    """Replaces legate.core's constraint functions by `constraint_function`s. Runs as soon as
+    legate.core is imported: cuPyNumeric imports them from it afterwards."""
+    for kind in CONSTRAINT_FUNCTIONS:
+        original = getattr(core, kind)
+        if getattr(original, "__wrapped__", None) is None:
+            ORIGINAL_CONSTRAINTS[kind] = original
+            setattr(core, kind, constraint_function(kind, original))
+
+
+class TimedLazyAutoTask(LazyAutoTask):
+    """A LazyAutoTask whose time is measured (LEGATE_FUSE_PROFILE=1), as `record`."""
+
+    __slots__ = ()
+
+    def _add_store_arg(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        with self._session.clock.stage("record"):
+            return super()._add_store_arg(name, args, kwargs)
+
+    def add_scalar_arg(self, *args: Any, **kwargs: Any) -> Any:
+        with self._session.clock.stage("record"):
+            return super().add_scalar_arg(*args, **kwargs)
+
+    def add_constraint(self, *args: Any, **kwargs: Any) -> Any:
+        with self._session.clock.stage("record"):
+            return super().add_constraint(*args, **kwargs)
+
+    def execute(self) -> None:
+        with self._session.clock.stage("record"):
+            super().execute()

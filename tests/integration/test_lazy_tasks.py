@@ -1,0 +1,122 @@
+"""Lazy task creation: a task the lifting may fuse is recorded and built only if it runs unfused;
+a call not understood builds it at once; a change of Legate's scope runs what is held first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cupynumeric as num
+import numpy
+import pytest
+from cupynumeric.config import CuPyNumericOpCode
+from legate.core import Scope, align, get_legate_runtime
+
+import legate_fuse
+from legate_fuse.capture.lazy_task import LazyAutoTask, PendingConstraint
+from legate_fuse.session import Session
+
+
+def counting_builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Counts the real AutoTasks built from lazy records."""
+    built: list[int] = []
+    original = LazyAutoTask.build_real
+
+    def build_real(self: LazyAutoTask) -> Any:
+        built.append(self.record.task_id)
+        return original(self)
+
+    monkeypatch.setattr(LazyAutoTask, "build_real", build_real)
+    return built
+
+
+def test_fused_tasks_are_never_built(session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    a = num.array(numpy.linspace(0.0, 1.0, 100))
+    legate_fuse.flush()
+    built = counting_builds(monkeypatch)
+    fused = session.stats.tasks_fused
+    result = numpy.asarray((a * 2.0 + 1.0) * a)
+    assert session.stats.tasks_fused > fused
+    assert built == []
+    values = numpy.linspace(0.0, 1.0, 100)
+    numpy.testing.assert_array_equal(result, (values * 2.0 + 1.0) * values)
+
+
+def test_a_held_task_that_runs_unfused_is_built_then(session: Session,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    a = num.array(numpy.linspace(0.0, 1.0, 100))
+    legate_fuse.flush()
+    built = counting_builds(monkeypatch)
+    b = a + 1.0  # one lifted task alone in its window: runs as built
+    result = numpy.asarray(b)
+    assert built == [int(CuPyNumericOpCode.BINARY_OP)]
+    numpy.testing.assert_array_equal(result, numpy.linspace(0.0, 1.0, 100) + 1.0)
+
+
+def binary_add(out: num.ndarray, lhs: num.ndarray, rhs: num.ndarray) -> Any:
+    """A BINARY_OP task built as cuPyNumeric builds one, through the runtime proxy."""
+    from cupynumeric.config import BinaryOpCode
+    from legate.core import types as ty
+
+    task = get_legate_runtime().create_auto_task(out._thunk.library, CuPyNumericOpCode.BINARY_OP)
+    p_out = task.add_output(out._thunk.base)
+    p_lhs = task.add_input(lhs._thunk.base)
+    p_rhs = task.add_input(rhs._thunk.base)
+    task.add_scalar_arg(BinaryOpCode.ADD.value, ty.int32)
+    task.add_constraint(align(p_out, p_lhs))
+    task.add_constraint(align(p_out, p_rhs))
+    return task
+
+
+def test_align_over_a_lazy_task_is_recorded(session: Session) -> None:
+    a = num.array(numpy.arange(10.0))
+    out = num.zeros(10)
+    task = binary_add(out, a, a)
+    assert isinstance(task, LazyAutoTask)
+    assert all(isinstance(call[1][0], PendingConstraint)
+               for call in task.record.calls if call[0] == "add_constraint")
+    task.execute()
+    numpy.testing.assert_array_equal(numpy.asarray(out), numpy.arange(10.0) * 2)
+
+
+def test_a_call_not_understood_builds_the_task_at_once(session: Session) -> None:
+    a = num.array(numpy.arange(10.0))
+    out = num.zeros(10)
+    legate_fuse.flush()
+    task = binary_add(out, a, a)
+    task.set_side_effect(True)  # not a call a lifted task is built with
+    task.execute()
+    assert len(session.window) == 0  # a side effect: run at once, after what was held
+    numpy.testing.assert_array_equal(numpy.asarray(out), numpy.arange(10.0) * 2)
+
+
+def test_a_second_submission_is_an_error(session: Session) -> None:
+    a = num.array(numpy.arange(10.0))
+    out = num.zeros(10)
+    task = binary_add(out, a, a)
+    task.execute()
+    with pytest.raises(RuntimeError):
+        task.execute()
+    numpy.testing.assert_array_equal(numpy.asarray(out), numpy.arange(10.0) * 2)
+
+
+def test_entering_and_leaving_a_scope_runs_what_is_held(session: Session) -> None:
+    a = num.array(numpy.linspace(0.0, 1.0, 100))
+    legate_fuse.flush()
+    b = a * 3.0
+    assert len(session.window) > 0
+    with Scope(priority=1):
+        assert len(session.window) == 0  # held under the outer scope: ran before entering
+        c = b + 1.0
+        assert len(session.window) > 0
+    assert len(session.window) == 0  # created in the inner scope: ran before leaving
+    numpy.testing.assert_array_equal(numpy.asarray(c), numpy.linspace(0.0, 1.0, 100) * 3 + 1)
+
+
+def test_a_provenance_scope_keeps_the_window(session: Session) -> None:
+    a = num.array(numpy.linspace(0.0, 1.0, 100))
+    legate_fuse.flush()
+    b = a * 3.0
+    held = len(session.window)
+    with Scope(provenance="a label"):
+        assert len(session.window) == held
+    del b

@@ -27,10 +27,13 @@ def initial(xp: Any, m: int) -> dict[str, Any]:
     return {"x": xp.zeros((m, m)), "r": rhs, "p": p, "rsold": xp.sum(rhs * rhs)}
 
 
-def step(xp: Any, s: dict[str, Any]) -> dict[str, Any]:
-    pv = s["p"][1:-1, 1:-1]
-    ap = apply_poisson(s["p"])
-    alpha = s["rsold"] / xp.sum(pv * ap)
+def cg_step(xp: Any, s: dict[str, Any], interior: Any, operator: Any, dot: Any
+            ) -> dict[str, Any]:
+    """One conjugate gradient iteration on the state `s`; `p` is padded with zeros, `interior`
+    is its unpadded view and `operator(p)` the matrix applied to it (shared with cg1d.py)."""
+    pv = interior(s["p"])
+    ap = operator(s["p"])
+    alpha = s["rsold"] / dot(pv, ap)
     s["x"] += alpha * pv
     s["r"] -= alpha * ap
     rsnew = xp.sum(s["r"] * s["r"])
@@ -39,6 +42,10 @@ def step(xp: Any, s: dict[str, Any]) -> dict[str, Any]:
     pv[:] = s["r"] + (rsnew / s["rsold"]) * pv
     s["rsold"] = rsnew
     return s
+
+
+def step(xp: Any, s: dict[str, Any]) -> dict[str, Any]:
+    return cg_step(xp, s, lambda p: p[1:-1, 1:-1], apply_poisson, lambda a, b: xp.sum(a * b))
 
 
 def main() -> None:

@@ -125,6 +125,13 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_call_not_understood_builds_the_task_at_once",),
         "a call a lazy task does not understand builds the real task (LazyAutoTask.__getattr__)"),
     Mutation(
+        "lazy-writer-built-first", "legate_fuse/capture/task_proxy.py",
+        "        self._session.build_lazy_writers(stores)\n",
+        "",
+        ("tests/integration/test_lazy_tasks.py::"
+         "test_a_lazy_writer_is_built_before_a_task_built_at_once_takes_its_output",),
+        "a held lazy writer is built before a task built at once takes its output"),
+    Mutation(
         "unknown-task-call", "legate_fuse/capture/task_proxy.py",
         '                self._unholdable = "unknown_task_call"\n',
         "                pass\n",

@@ -72,13 +72,20 @@ def _immutable(value: Any) -> bool:
 class BuildAndExecute:
     """What a lazy task's record runs when it runs unfused: the real task, built now."""
 
-    __slots__ = ("lazy",)
+    __slots__ = ("built", "lazy")
 
     def __init__(self, lazy: LazyAutoTask) -> None:
         self.lazy = lazy
+        self.built: Any = None
+
+    def build(self) -> None:
+        """Builds the real task now, to run later: see `Session.build_lazy_writers`."""
+        if self.built is None:
+            self.built = self.lazy.build_real()
 
     def execute(self) -> None:
-        self.lazy.build_real().execute()
+        self.build()
+        self.built.execute()
 
 
 class LazyAutoTask:

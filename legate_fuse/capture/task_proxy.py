@@ -33,6 +33,8 @@ class Session(Protocol):
 
     def flush_if_touched(self, stores: list[Any], reason: str) -> None: ...
 
+    def build_lazy_writers(self, stores: list[Any]) -> None: ...
+
 
 def stores_of(obj: Any) -> list[LogicalStore]:
     """The LogicalStores an argument of a Legate call touches (none for scalars)."""
@@ -90,9 +92,11 @@ class AutoTaskProxy:
         # store as unbound although its size is only known after the task has run.
         if name == "add_output" and is_unbound(array_or_store):
             self._unholdable = "unbound_output"
+        stores = stores_of(array_or_store)
+        self._session.build_lazy_writers(stores)
         result = self._call(getattr(self._task, name), args, kwargs)
         self._note(name, args, kwargs)
-        self._record.stores.extend(stores_of(array_or_store))
+        self._record.stores.extend(stores)
         redop = args[1] if name == "add_reduction" and len(args) > 1 else kwargs.get("redop", -1)
         self._record.args.append(StoreArg(name, array_or_store, int(redop), result))
         return result

@@ -120,3 +120,29 @@ def test_a_provenance_scope_keeps_the_window(session: Session) -> None:
     with Scope(provenance="a label"):
         assert len(session.window) == held
     del b
+
+
+def test_a_lazy_writer_is_built_before_a_task_built_at_once_takes_its_output(
+        session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Legate submits a task more slowly when a task it depends on was created after it took
+    # the shared store: the clip (lazy) is built when the scan (built at once) takes its output,
+    # not at the flush.
+    from legate_fuse.capture.task_proxy import AutoTaskProxy
+
+    order: list[str] = []
+    built = counting_builds(monkeypatch)
+    original = AutoTaskProxy._add_store_arg
+
+    def add_store_arg(self: AutoTaskProxy, name: str, args: Any, kwargs: Any) -> Any:
+        result = original(self, name, args, kwargs)
+        order.append(f"{name} after {len(built)} built")
+        return result
+
+    monkeypatch.setattr(AutoTaskProxy, "_add_store_arg", add_store_arg)
+    a = num.array(numpy.linspace(-1.0, 1.0, 100))
+    legate_fuse.flush()
+    result = numpy.asarray(num.cumsum(num.clip(a, -0.5, 0.5)))
+    assert built == [int(CuPyNumericOpCode.UNARY_OP)]
+    assert "add_input after 1 built" in order[:2]  # SCAN_LOCAL's input: the clip's output
+    numpy.testing.assert_array_equal(
+        result, numpy.cumsum(numpy.clip(numpy.linspace(-1.0, 1.0, 100), -0.5, 0.5)))

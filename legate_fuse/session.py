@@ -60,7 +60,7 @@ class Session:
             unholdable = "hooks_pending"
         if self.holding and unholdable is None:
             self.window.hold(record)
-            if self._writes_external(record):
+            if self.external.written_by(record):
                 # NumPy reads its own memory as soon as cuPyNumeric returns, calling no one.
                 self.flush("external_write")
             return
@@ -73,12 +73,9 @@ class Session:
         self.window.flush(reason)
 
     def build_lazy_writers(self, stores: list[Any]) -> None:
-        """Builds (without running) the real tasks of held lazy records that write one of
-        `stores`, before a task built at once takes them as arguments. Legate submits a task
-        more slowly when a task it depends on was created after it took the shared store
-        (measured with bench/overhead.py's opaque stream: ~100 us per such pair); building the
-        writer first keeps the creation order the program had. If the writer is fused later,
-        the task built here is dropped unsubmitted."""
+        """Builds (not runs) the held lazy tasks writing one of `stores`, before a task built at
+        once takes them: Legate submits both more slowly (~100 us a pair, bench/overhead.py's
+        opaque stream) when a writer is created after its reader. Dropped if fused later."""
         writers = self.window.lazy_writers(stores)
         if writers:
             with self.clock.stage("build_task"):
@@ -109,21 +106,6 @@ class Session:
         """The roots of every live array and of every store a held task touches."""
         held = {root_key(store) for record in self.window.records for store in record.stores}
         return self._live_roots() | held
-
-    def _writes_external(self, record: TaskRecord) -> bool:
-        """Whether the task writes or reduces into a store over memory the program owns (or
-        might: a store whose storage cannot be told counts as such)."""
-        from legate_fuse.capture.task_proxy import stores_of
-
-        if not self.external.tracking:
-            return False
-        for arg in record.args:
-            if arg.kind == "add_input":
-                continue
-            for store in stores_of(arg.store):
-                if self.external.holds(root_key(store)):
-                    return True
-        return False
 
     def choose_cut(self, records: Sequence[TaskRecord]) -> int:
         """How many tasks of a full window to run: at least half, where the fewest bytes cross

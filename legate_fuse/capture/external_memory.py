@@ -27,6 +27,7 @@ from typing import Any
 import numpy
 
 from legate_fuse.capture import compat
+from legate_fuse.window.holding import TaskRecord
 
 # A root that could not be read: every write then counts as a write to external memory.
 UNKNOWN_ROOT = "<storage not described>"
@@ -82,6 +83,17 @@ class ExternalMemory:
         for root in list(self._buffers):
             self._alive(root)
         return bool(self._buffers)
+
+    def written_by(self, record: TaskRecord) -> bool:
+        """Whether the task writes or reduces into a store over memory the program owns (or
+        might: a store whose storage cannot be told counts as such)."""
+        from legate_fuse.capture.store_args import stores_of
+
+        if not self.tracking:
+            return False
+        return any(self.holds(self._root_key(store))
+                   for arg in record.args if arg.kind != "add_input"
+                   for store in stores_of(arg.store))
 
     def holds(self, root: str | None) -> bool:
         """Whether a store with this root may be over a live buffer of the program."""

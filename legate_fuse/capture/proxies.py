@@ -12,12 +12,12 @@ from typing import Any
 from legate_fuse.capture import compat
 from legate_fuse.capture.lazy_task import LazyAutoTask, TimedLazyAutoTask
 from legate_fuse.capture.scopes import legate_scope
+from legate_fuse.capture.store_args import stores_of
 from legate_fuse.capture.task_proxy import (
     AutoTaskProxy,
     ManualTaskProxy,
     Session,
     TimedAutoTaskProxy,
-    stores_of,
 )
 
 

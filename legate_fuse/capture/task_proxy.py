@@ -15,6 +15,7 @@ from legate.core import LogicalArray, LogicalStore
 from legate_fuse.capture import compat
 from legate_fuse.capture.external_memory import ExternalMemory
 from legate_fuse.capture.packed_futures import PackedFutures
+from legate_fuse.capture.store_args import is_unbound, stores_of
 from legate_fuse.stage_clock import StageClock
 from legate_fuse.window.holding import StoreArg, TaskRecord
 
@@ -36,28 +37,10 @@ class Session(Protocol):
     def build_lazy_writers(self, stores: list[Any]) -> None: ...
 
 
-def stores_of(obj: Any) -> list[LogicalStore]:
-    """The LogicalStores an argument of a Legate call touches (none for scalars)."""
-    if isinstance(obj, LogicalStore):
-        return [obj]
-    if isinstance(obj, LogicalArray):
-        if obj.nested:
-            return [s for i in range(obj.num_children) for s in stores_of(obj.child(i))]
-        found = [obj.data]
-        if obj.nullable:
-            found.append(obj.null_mask)
-        return found
-    return []
-
-
 def _by_id(values: tuple[Any, ...]) -> tuple[Any, ...]:
     return tuple(
         id(v) if isinstance(v, LogicalStore | LogicalArray) else v for v in values
     )
-
-
-def is_unbound(obj: Any) -> bool:
-    return isinstance(obj, LogicalStore | LogicalArray) and bool(obj.unbound)
 
 
 class AutoTaskProxy:

@@ -68,6 +68,7 @@ class Group:
     bytes_not_allocated: int
     args: list[FusedArg]
     end_reason: str
+    kernel_text: str
     kernel: KernelSpec | None
     kernel_error: str
 

@@ -51,11 +51,22 @@ class FusedKernel:
     args: tuple[KernelArg, ...]  # kernel argument i is args[i]
 
 
+# A kernel's canonical text -> its specification and id: a loop's window planned again (from
+# the plan cache) names the same kernels, whose ids are not hashed again.
+_KNOWN: dict[str, tuple[KernelSpec, str]] = {}
+
+
 def fused_kernel(group: _core.Group, stores: list[Any]) -> FusedKernel:
     """The kernel the analysis built for a fused group, with the stores of its arguments."""
-    spec = group.kernel
-    if spec is None:
-        raise UnsupportedGroup(group.kernel_error or "the group has no kernel")
+    text = group.kernel_text
+    known = _KNOWN.get(text) if text else None
+    if known is None:
+        spec = group.kernel
+        if spec is None:
+            raise UnsupportedGroup(group.kernel_error or "the group has no kernel")
+        if len(_KNOWN) >= 4096:
+            _KNOWN.clear()  # programs rarely have that many kernels; start again
+        known = _KNOWN[text] = (spec, kernel_id(spec))
     args = tuple(KernelArg(stores[arg.store], _ROLE[int(arg.privilege.value)], arg.redop)
                  for arg in group.args)
-    return FusedKernel(spec, kernel_id(spec), args)
+    return FusedKernel(known[0], known[1], args)

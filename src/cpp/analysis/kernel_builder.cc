@@ -179,6 +179,7 @@ class KernelBuilder {
 void attach_kernel(const ir::Window& window, const std::vector<std::string>& op_names, Group& group)
 {
   group.kernel.reset();
+  group.kernel_text.clear();
   group.kernel_error.clear();
   if (group.kind != Group::Kind::Fused) {
     return;
@@ -189,7 +190,8 @@ void attach_kernel(const ir::Window& window, const std::vector<std::string>& op_
     for (const auto task : group.tasks) {
       builder.add_task(window.tasks[static_cast<std::size_t>(task)]);
     }
-    group.kernel = builder.finish();
+    group.kernel      = builder.finish();
+    group.kernel_text = ir::describe(*group.kernel);
   } catch (const Unsupported& error) {
     group.kernel_error = error.what();
   }

@@ -34,6 +34,7 @@ struct Group {
   std::vector<FusedArg> args;
   std::string end_reason;
   std::optional<ir::KernelSpec> kernel;  // Fused only (see kernel_builder.h)
+  std::string kernel_text;               // ir::describe(*kernel): the kernel's canonical text
   std::string kernel_error;              // why there is no kernel
 };
 

@@ -72,6 +72,7 @@ void bind_plan(py::module_& m)
       .def_readonly("bytes_not_allocated", &Group::bytes_not_allocated)
       .def_readonly("args", &Group::args)
       .def_readonly("end_reason", &Group::end_reason)
+      .def_readonly("kernel_text", &Group::kernel_text)
       .def_readonly("kernel", &Group::kernel)
       .def_readonly("kernel_error", &Group::kernel_error);
 

@@ -132,13 +132,6 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_lazy_writer_is_built_before_a_task_built_at_once_takes_its_output",),
         "a held lazy writer is built before a task built at once takes its output"),
     Mutation(
-        "lift-cache-keys-on-types", "legate_fuse/capture/lazy_task.py",
-        "        record.shape.append((name, redop, store.type, store.ndim > 0))\n",
-        "        record.shape.append((name, redop, store.ndim > 0))\n",
-        ("tests/integration/test_plan_cache_keys.py::"
-         "test_a_task_is_lifted_from_its_cached_form_as_afresh",),
-        "the lifting cache keys on the stores' types (LazyAutoTask._add_store_arg)"),
-    Mutation(
         "unknown-task-call", "legate_fuse/capture/task_proxy.py",
         '                self._unholdable = "unknown_task_call"\n',
         "                pass\n",

@@ -132,6 +132,13 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_lazy_writer_is_built_before_a_task_built_at_once_takes_its_output",),
         "a held lazy writer is built before a task built at once takes its output"),
     Mutation(
+        "lazy-task-no-cycles", "legate_fuse/capture/lazy_task.py",
+        "        self._task = weakref.ref(task)\n",
+        "        self._task = lambda: task\n",
+        ("tests/integration/test_lazy_tasks.py::"
+         "test_a_lazy_task_is_freed_without_the_garbage_collector",),
+        "a lazy task's variables refer to it weakly: no reference cycle keeps stores alive"),
+    Mutation(
         "unknown-task-call", "legate_fuse/capture/task_proxy.py",
         '                self._unholdable = "unknown_task_call"\n',
         "                pass\n",

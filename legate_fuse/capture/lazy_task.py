@@ -16,6 +16,8 @@ sees exactly the calls it would have seen without the plugin, and validates them
 from __future__ import annotations
 
 import enum
+import weakref
+from collections.abc import Callable
 from typing import Any
 
 import numpy
@@ -35,13 +37,18 @@ _IMMUTABLE_SCALARS = (bool, int, float, complex, str, bytes, enum.Enum, numpy.ge
 
 
 class PendingVariable:
-    """The partition variable of argument `index` of a lazy task."""
+    """The partition variable of argument `index` of a lazy task (referred to weakly: the
+    task's record refers to its variables)."""
 
-    __slots__ = ("index", "task")
+    __slots__ = ("_task", "index")
 
     def __init__(self, task: LazyAutoTask, index: int) -> None:
-        self.task = task
+        self._task = weakref.ref(task)
         self.index = index
+
+    @property
+    def task(self) -> LazyAutoTask | None:
+        return self._task()
 
     def __repr__(self) -> str:
         return f"PendingVariable(argument {self.index})"
@@ -70,36 +77,51 @@ def _immutable(value: Any) -> bool:
 
 
 class BuildAndExecute:
-    """What a lazy task's record runs when it runs unfused: the real task, built now."""
+    """What a lazy task's record runs when it runs unfused: the real task, built now.
 
-    __slots__ = ("built", "lazy")
+    It refers to its record weakly, and nothing here refers to the LazyAutoTask: a task and its
+    stores are freed when the program and the window drop them, never by the cyclic garbage
+    collector, which may run on any thread (a LogicalStore freed on a thread Legate does not
+    know crashes the process)."""
 
-    def __init__(self, lazy: LazyAutoTask) -> None:
-        self.lazy = lazy
+    __slots__ = ("_library", "_provenance", "_runtime", "built", "record")
+
+    def __init__(self, runtime: Any, library: Any, provenance: str) -> None:
+        self._runtime = runtime  # Legate's own runtime
+        self._library = library
+        self._provenance = provenance
+        self.record: weakref.ref[TaskRecord] | None = None
         self.built: Any = None
 
     def build(self) -> None:
         """Builds the real task now, to run later: see `Session.build_lazy_writers`."""
-        if self.built is None:
-            self.built = self.lazy.build_real()
+        record = self.record() if self.record is not None else None
+        if self.built is None and record is not None:
+            runtime, library = self._runtime, self._library
+            self.built, _ = replay(record, self._provenance,
+                                   lambda: runtime.create_auto_task(library, record.task_id))
 
     def execute(self) -> None:
         self.build()
+        if self.built is None:
+            raise RuntimeError("a held task's record was freed before it ran")
         self.built.execute()
 
 
 class LazyAutoTask:
     """Stands for an AutoTask of a kind the lifting knows; records its calls, builds nothing."""
 
-    __slots__ = ("_built", "_executed", "_library", "_provenance", "_record", "_session",
-                 "variables")
+    __slots__ = ("__weakref__", "_built", "_executed", "_library", "_provenance", "_record",
+                 "_session", "variables")
 
     def __init__(self, session: Session, library: Any, task_id: int, provenance: str) -> None:
         self._session = session
         self._library = library
         self._provenance = provenance
-        self._record = TaskRecord(task=BuildAndExecute(self), library_name=library.name,
-                                  task_id=task_id, lazy=True)
+        build = BuildAndExecute(session.runtime_proxy.unwrapped, library, provenance)
+        self._record = TaskRecord(task=build, library_name=library.name, task_id=task_id,
+                                  lazy=True)
+        build.record = weakref.ref(self._record)
         self._built: AutoTaskProxy | None = None
         self._executed = False
         self.variables: list[Any] = []  # the real partition variables, once built
@@ -182,45 +204,46 @@ class LazyAutoTask:
         """The real AutoTask, behind an eager proxy whose record replaces the lazy one: for a
         call not understood here, before the task is submitted."""
         if self._built is None:
-            runtime = self._session.runtime_proxy
-            self._built = self._replay(
-                lambda: runtime.create_eager_task(self._library, self._record.task_id))
+            runtime, library = self._session.runtime_proxy, self._library
+            self._built, self.variables = replay(
+                self._record, self._provenance,
+                lambda: runtime.create_eager_task(library, self._record.task_id))
         return self._built
 
-    def build_real(self) -> Any:
-        """Legate's AutoTask, built by replaying the recorded calls: for a held task that runs
-        unfused."""
-        runtime = self._session.runtime_proxy.unwrapped
-        return self._replay(lambda: runtime.create_auto_task(self._library,
-                                                             self._record.task_id))
 
-    def _replay(self, create: Any) -> Any:
-        stores = {id(arg.store): arg.store for arg in self._record.args}
-        self.variables = []
-        with legate_scope()(provenance=self._provenance):
-            task = create()
-            for name, args, _ in self._record.calls:
-                if name in ("add_input", "add_output", "add_reduction"):
-                    self.variables.append(getattr(task, name)(stores[args[0]], *args[1:]))
-                elif name == "add_constraint":
-                    constraint = args[0]
-                    task.add_constraint(ORIGINAL_CONSTRAINTS[constraint.kind](*(
-                        self.variables[a.index] if isinstance(a, PendingVariable) else a
-                        for a in constraint.args)))
-                elif name in ("add_alignment", "add_broadcast"):
-                    count = 2 if name == "add_alignment" else 1
-                    getattr(task, name)(*(stores[i] for i in args[:count]), *args[count:])
-                else:
-                    getattr(task, name)(*args)
-        return task
+def replay(record: TaskRecord, provenance: str, create: Callable[[], Any]
+           ) -> tuple[Any, list[Any]]:
+    """The task `create()` returns, given the recorded calls in order under `provenance`, and
+    its real partition variables."""
+    stores = {id(arg.store): arg.store for arg in record.args}
+    variables: list[Any] = []
+    with legate_scope()(provenance=provenance):
+        task = create()
+        for name, args, _ in record.calls:
+            if name in ("add_input", "add_output", "add_reduction"):
+                variables.append(getattr(task, name)(stores[args[0]], *args[1:]))
+            elif name == "add_constraint":
+                constraint = args[0]
+                task.add_constraint(ORIGINAL_CONSTRAINTS[constraint.kind](*(
+                    variables[a.index] if isinstance(a, PendingVariable) else a
+                    for a in constraint.args)))
+            elif name in ("add_alignment", "add_broadcast"):
+                count = 2 if name == "add_alignment" else 1
+                getattr(task, name)(*(stores[i] for i in args[:count]), *args[count:])
+            else:
+                getattr(task, name)(*args)
+    return task, variables
 
 
 def real(value: Any) -> Any:
     """`value` with pending variables and constraints replaced by Legate's own (their tasks
     are built for it)."""
     if isinstance(value, PendingVariable):
-        value.task.build()
-        return value.task.variables[value.index]
+        task = value.task
+        if task is None:  # as Legate rejects a variable of another task
+            raise ValueError("a partition variable of a task that no longer exists")
+        task.build()
+        return task.variables[value.index]
     if isinstance(value, PendingConstraint):
         return ORIGINAL_CONSTRAINTS[value.kind](*map(real, value.args))
     return value

@@ -12,20 +12,22 @@ from cupynumeric.config import CuPyNumericOpCode
 from legate.core import Scope, align, get_legate_runtime
 
 import legate_fuse
-from legate_fuse.capture.lazy_task import LazyAutoTask, PendingConstraint
+from legate_fuse.capture.lazy_task import BuildAndExecute, LazyAutoTask, PendingConstraint
 from legate_fuse.session import Session
 
 
 def counting_builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Counts the real AutoTasks built from lazy records."""
     built: list[int] = []
-    original = LazyAutoTask.build_real
+    original = BuildAndExecute.build
 
-    def build_real(self: LazyAutoTask) -> Any:
-        built.append(self.record.task_id)
-        return original(self)
+    def build(self: BuildAndExecute) -> None:
+        record = self.record() if self.record is not None else None
+        if self.built is None and record is not None:
+            built.append(record.task_id)
+        original(self)
 
-    monkeypatch.setattr(LazyAutoTask, "build_real", build_real)
+    monkeypatch.setattr(BuildAndExecute, "build", build)
     return built
 
 
@@ -146,3 +148,53 @@ def test_a_lazy_writer_is_built_before_a_task_built_at_once_takes_its_output(
     assert "add_input after 1 built" in order[:2]  # SCAN_LOCAL's input: the clip's output
     numpy.testing.assert_array_equal(
         result, numpy.cumsum(numpy.clip(numpy.linspace(-1.0, 1.0, 100), -0.5, 0.5)))
+
+
+def test_a_lazy_task_is_freed_without_the_garbage_collector(session: Session) -> None:
+    # No reference cycle through a lazy task, its record or its variables: the cyclic garbage
+    # collector may run on any thread, and a LogicalStore freed on a thread Legate does not know
+    # crashes the process.
+    import gc
+    import weakref
+
+    a = num.array(numpy.arange(10.0))
+    out = num.zeros(10)
+    legate_fuse.flush()
+    gc.disable()
+    try:
+        task = binary_add(out, a, a)
+        record = weakref.ref(task.record)
+        task.execute()
+        del task
+        legate_fuse.flush()
+        assert record() is None
+    finally:
+        gc.enable()
+    numpy.testing.assert_array_equal(numpy.asarray(out), numpy.arange(10.0) * 2)
+
+
+def test_a_program_leaves_no_cycles_of_the_plugin_or_legate(session: Session) -> None:
+    import gc
+
+    def work() -> float:
+        a, b = num.linspace(0.0, 1.0, 100), num.linspace(1.0, 2.0, 100)
+        c = num.sqrt((a * 2.0 + b) ** 2) - a / 4.0  # fused
+        d = num.cumsum(num.clip(c, 0.1, 0.5))  # unfused, a lazy writer read by a scan
+        e = (d[1:] - d[:-1]) * 0.5  # views
+        return float(num.dot(e, e)) + float(c.sum())
+
+    work()
+    gc.collect()
+    gc.disable()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        work()
+        legate_fuse.flush()
+        gc.collect()
+        ours = [o for o in gc.garbage
+                if type(o).__module__.startswith(("legate_fuse", "legate."))]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.enable()
+    assert ours == []

@@ -139,6 +139,13 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_lazy_task_is_freed_without_the_garbage_collector",),
         "a lazy task's variables refer to it weakly: no reference cycle keeps stores alive"),
     Mutation(
+        "lift-cache-keys-on-types", "legate_fuse/capture/lazy_task.py",
+        "        record.shape.append((name, redop, store.type, store.ndim > 0))\n",
+        "        record.shape.append((name, redop, store.ndim > 0))\n",
+        ("tests/integration/test_plan_cache_keys.py::"
+         "test_a_task_is_lifted_from_its_cached_form_as_afresh",),
+        "the lifting cache keys on the stores' types (LazyAutoTask._add_store_arg)"),
+    Mutation(
         "unknown-task-call", "legate_fuse/capture/task_proxy.py",
         '                self._unholdable = "unknown_task_call"\n',
         "                pass\n",

@@ -153,6 +153,7 @@ class LazyAutoTask:
         record.args.append(StoreArg(name, store, redop, variable))
         record.stores.append(store)
         record.calls.append((name, (id(store), *args[1:]), {}))
+        record.shape.append((name, redop, store.type, store.ndim > 0))
         return variable
 
     def add_scalar_arg(self, *args: Any, **kwargs: Any) -> Any:
@@ -160,6 +161,9 @@ class LazyAutoTask:
                 or not _immutable(args[0]) or "add_scalar_arg" not in compat.TASK_KNOWN_CALLS):
             return self.build().add_scalar_arg(*args, **kwargs)
         self._record.calls.append(("add_scalar_arg", args, {}))
+        # A Scalar hashes by identity: such a task is lifted afresh each time (unhashable).
+        self._record.shape.append(("add_scalar_arg", *((type(a), a) for a in args))
+                                  if not any(isinstance(a, Scalar) for a in args) else [args])
         return None
 
     def add_constraint(self, *args: Any, **kwargs: Any) -> Any:
@@ -168,6 +172,9 @@ class LazyAutoTask:
                 or any(v.task is not self for v in constraint.variables())):
             return self.build().add_constraint(*map(real, args), **kwargs)
         self._record.calls.append(("add_constraint", (constraint,), {}))
+        self._record.shape.append((constraint.kind, *(
+            ("argument", a.index) if isinstance(a, PendingVariable) else a
+            for a in constraint.args)))
         return None
 
     def add_alignment(self, *args: Any, **kwargs: Any) -> Any:
@@ -184,6 +191,9 @@ class LazyAutoTask:
                 or not all(_immutable(a) for a in args[stores:])):
             return getattr(self.build(), name)(*args, **kwargs)
         self._record.calls.append((name, (*map(id, args[:stores]), *args[stores:]), {}))
+        index = {id(arg.store): i for i, arg in enumerate(self._record.args)}
+        self._record.shape.append((name, *(index[id(s)] for s in args[:stores]),
+                                   *args[stores:]))
         return None
 
     def execute(self) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 from types import ModuleType
+from typing import Any
 
 from legate_fuse.capture import compat
 from legate_fuse.lift.base import READ, REDUCE, WRITE, LiftedArg, LiftedTask
@@ -34,12 +35,41 @@ def lazy_task_ids(library_name: str) -> frozenset[int]:
     return frozenset(lifting.lifted_task_ids()) if lifting is not None else frozenset()
 
 
+# A lazy record's library, task id and shape -> how it lifted: None (opaque), or its operation,
+# whether its arguments are aligned and their privileges. Lifting reads nothing else of a
+# record, so a loop's tasks are lifted once, then looked up.
+_LIFTED: dict[tuple[Any, ...], tuple[str, bool, tuple[int, ...]] | None] = {}
+_UNSEEN = ("", False, ())
+
+
 def lift(record: TaskRecord) -> LiftedTask | None:
     """The lifted form of `record`, or None (opaque). Only lazily recorded tasks are lifted:
     every call that built them is understood."""
-    if not record.lazy or any(name not in compat.TASK_LIFTABLE_CALLS
-                              for name, _, _ in record.calls):
+    if not record.lazy:
         return None  # built with a call the lifting does not understand: as built
+    key = (record.library_name, record.task_id, *record.shape)
+    try:
+        known = _LIFTED.get(key, _UNSEEN)
+    except TypeError:  # an unhashable scalar argument: lifted afresh
+        return _lift(record)
+    if known is _UNSEEN:
+        lifted = _lift(record)
+        if len(_LIFTED) >= 4096:
+            _LIFTED.clear()  # programs rarely have that many kinds of task; start again
+        _LIFTED[key] = known = None if lifted is None else (
+            lifted.op, lifted.aligned, tuple(a.privilege for a in lifted.args))
+        return lifted
+    if known is None:
+        return None
+    op, aligned, privileges = known
+    return LiftedTask(op, tuple(LiftedArg(arg.store, privilege, arg.redop)
+                                for arg, privilege in zip(record.args, privileges,
+                                                          strict=True)), aligned)
+
+
+def _lift(record: TaskRecord) -> LiftedTask | None:
+    if any(name not in compat.TASK_LIFTABLE_CALLS for name, _, _ in record.calls):
+        return None
     lifting = library_lifting(record.library_name)
     lifted: LiftedTask | None = lifting.lift(record) if lifting is not None else None
     return lifted

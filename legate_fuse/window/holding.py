@@ -48,6 +48,9 @@ class TaskRecord:
     lifted: tuple[Any] | None = None
     # Recorded by a LazyAutoTask: every call understood, no real task built while held.
     lazy: bool = False
+    # Of a lazy record: its calls with stores replaced by their argument index, type and
+    # whether they are partitioned; whatever lifting reads of a task but the stores themselves.
+    shape: list[Any] = field(default_factory=list)
 
 
 # How many leading records of a full window to run (see src/cpp/analysis/cut.h); all without.

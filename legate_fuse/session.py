@@ -162,13 +162,13 @@ class Session:
         return not missing
 
     def install_runtime_proxy(self, core: ModuleType) -> None:
-        from legate_fuse.capture import lazy_task, scopes
+        from legate_fuse.capture import pending, scopes
         from legate_fuse.capture.proxies import RuntimeProxy
         from legate_fuse.lift import lazy_task_ids
 
         if not self.check_hooks(("legate.core",)):
             return
-        lazy_task.install_constraint_functions(core)
+        pending.install_constraint_functions(core)
         scopes.install(core, self.flush)
         real_get_runtime = core.get_legate_runtime
         proxy = RuntimeProxy(real_get_runtime(), self, lazy_task_ids)

@@ -132,7 +132,7 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_lazy_writer_is_built_before_a_task_built_at_once_takes_its_output",),
         "a held lazy writer is built before a task built at once takes its output"),
     Mutation(
-        "lazy-task-no-cycles", "legate_fuse/capture/lazy_task.py",
+        "lazy-task-no-cycles", "legate_fuse/capture/pending.py",
         "        self._task = weakref.ref(task)\n",
         "        self._task = lambda: task\n",
         ("tests/integration/test_lazy_tasks.py::"

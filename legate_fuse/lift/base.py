@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from legate_fuse import _core
-from legate_fuse.capture.lazy_task import PendingConstraint
+from legate_fuse.capture.pending import PendingConstraint
 from legate_fuse.window.holding import TaskRecord
 
 # Privileges as the analysis encodes them (ir::Privilege, src/cpp/ir/window.h).

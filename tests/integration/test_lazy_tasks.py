@@ -12,7 +12,8 @@ from cupynumeric.config import CuPyNumericOpCode
 from legate.core import Scope, align, get_legate_runtime
 
 import legate_fuse
-from legate_fuse.capture.lazy_task import BuildAndExecute, LazyAutoTask, PendingConstraint
+from legate_fuse.capture.lazy_task import BuildAndExecute, LazyAutoTask
+from legate_fuse.capture.pending import PendingConstraint
 from legate_fuse.session import Session
 
 

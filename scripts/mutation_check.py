@@ -146,6 +146,13 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_task_is_lifted_from_its_cached_form_as_afresh",),
         "the lifting cache keys on the stores' types (LazyAutoTask._add_store_arg)"),
     Mutation(
+        "unliftable-lazy-task-built-at-once", "legate_fuse/capture/lazy_task.py",
+        "                or (self._max_scalars is not None and self._scalars > self._max_scalars)):\n",
+        "                or False):\n",
+        ("tests/integration/test_lazy_tasks.py::"
+         "test_a_task_that_cannot_be_lifted_is_built_as_soon_as_that_is_known",),
+        "a lazy task given more scalars than it can be lifted with is built at once"),
+    Mutation(
         "unknown-task-call", "legate_fuse/capture/task_proxy.py",
         '                self._unholdable = "unknown_task_call"\n',
         "                pass\n",

@@ -69,11 +69,16 @@ class BuildAndExecute:
 class LazyAutoTask:
     """Stands for an AutoTask of a kind the lifting knows; records its calls, builds nothing."""
 
-    __slots__ = ("__weakref__", "_built", "_executed", "_library", "_provenance", "_record",
-                 "_session", "variables")
+    __slots__ = ("__weakref__", "_built", "_executed", "_library", "_max_scalars",
+                 "_provenance", "_record", "_scalars", "_session", "variables")
 
-    def __init__(self, session: Session, library: Any, task_id: int, provenance: str) -> None:
+    def __init__(self, session: Session, library: Any, task_id: int, provenance: str,
+                 max_scalars: int | None = None) -> None:
         self._session = session
+        # Past this many scalar arguments the task cannot be lifted: it is built at once, as
+        # cuPyNumeric would have built it, rather than recorded and built later.
+        self._max_scalars = max_scalars
+        self._scalars = 0
         self._library = library
         self._provenance = provenance
         build = BuildAndExecute(session.runtime_proxy.unwrapped, library, provenance)
@@ -115,8 +120,10 @@ class LazyAutoTask:
         return variable
 
     def add_scalar_arg(self, *args: Any, **kwargs: Any) -> Any:
+        self._scalars += 1
         if (self._built is not None or kwargs or not 1 <= len(args) <= 2
-                or not immutable(args[0]) or "add_scalar_arg" not in compat.TASK_KNOWN_CALLS):
+                or not immutable(args[0]) or "add_scalar_arg" not in compat.TASK_KNOWN_CALLS
+                or (self._max_scalars is not None and self._scalars > self._max_scalars)):
             return self.build().add_scalar_arg(*args, **kwargs)
         self._record.calls.append(("add_scalar_arg", args, {}))
         # A Scalar hashes by identity: such a task is lifted afresh each time (unhashable).

@@ -27,12 +27,12 @@ class RuntimeProxy:
     after everything held: it may read or change what a held task touches."""
 
     def __init__(self, runtime: Any, session: Session,
-                 lazy_task_ids: Callable[[str], frozenset[int]] = lambda _: frozenset()) -> None:
+                 lazy_task_ids: Callable[[str], dict[int, int | None]] = lambda _: {}) -> None:
         self._runtime = runtime
         self._session = session
         # Library name -> ids of the tasks its lifting may fuse: those are created lazily.
         self._lazy_task_ids = lazy_task_ids
-        self._lazy_by_library: dict[str, frozenset[int]] = {}
+        self._lazy_by_library: dict[str, dict[int, int | None]] = {}
         self._scope = legate_scope()
 
     @property
@@ -71,11 +71,10 @@ class RuntimeProxy:
             lazy_ids = self._lazy_by_library[name] = self._lazy_task_ids(name)
         if task_id in lazy_ids:
             clock = self._session.clock
-            if clock.enabled:
-                with clock.stage("record"):
-                    return TimedLazyAutoTask(self._session, library, int(task_id),
-                                             self._scope.provenance())
-            return LazyAutoTask(self._session, library, int(task_id), self._scope.provenance())
+            lazy = TimedLazyAutoTask if clock.enabled else LazyAutoTask
+            with clock.stage("record"):
+                return lazy(self._session, library, int(task_id), self._scope.provenance(),
+                            lazy_ids[task_id])
         return self.create_eager_task(library, task_id)
 
     def create_eager_task(self, library: Any, task_id: Any) -> AutoTaskProxy:

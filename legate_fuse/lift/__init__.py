@@ -28,11 +28,15 @@ def library_lifting(library_name: str) -> ModuleType | None:
     return importlib.import_module(module) if module is not None else None
 
 
-def lazy_task_ids(library_name: str) -> frozenset[int]:
-    """The ids of the tasks of `library_name` its lifting may lift: they are recorded without
+def lazy_task_ids(library_name: str) -> dict[int, int | None]:
+    """The ids of the tasks of `library_name` its lifting may lift, each with the most scalar
+    arguments it can take and still be lifted (None: any number): they are recorded without
     being built (capture/lazy_task.py); none for a library without a lifting."""
     lifting = library_lifting(library_name)
-    return frozenset(lifting.lifted_task_ids()) if lifting is not None else frozenset()
+    if lifting is None:
+        return {}
+    limits: dict[int, int] = lifting.scalar_limits()
+    return {task_id: limits.get(task_id) for task_id in lifting.lifted_task_ids()}
 
 
 # A lazy record's library, task id and shape -> how it lifted: None (opaque), or its operation,

@@ -83,6 +83,13 @@ def lifted_task_ids() -> list[int]:
     return list(codes().task_kinds)
 
 
+def scalar_limits() -> dict[int, int]:
+    """Task id -> the most scalar arguments a task of that kind can take and be lifted: an
+    element-wise operation's code and nothing after it (see `lift`)."""
+    return {task_id: 1 for task_id, kind in codes().task_kinds.items()
+            if kind in ("BINARY_OP", "UNARY_OP")}
+
+
 @cache
 def task_names() -> dict[int, str]:
     from cupynumeric.config import CuPyNumericOpCode

@@ -128,8 +128,8 @@ def test_a_provenance_scope_keeps_the_window(session: Session) -> None:
 def test_a_lazy_writer_is_built_before_a_task_built_at_once_takes_its_output(
         session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
     # Legate submits a task more slowly when a task it depends on was created after it took
-    # the shared store: the clip (lazy) is built when the scan (built at once) takes its output,
-    # not at the flush.
+    # the shared store: the product (lazy) is built when the scan (built at once) takes its
+    # output, not at the flush.
     from legate_fuse.capture.task_proxy import AutoTaskProxy
 
     order: list[str] = []
@@ -144,11 +144,24 @@ def test_a_lazy_writer_is_built_before_a_task_built_at_once_takes_its_output(
     monkeypatch.setattr(AutoTaskProxy, "_add_store_arg", add_store_arg)
     a = num.array(numpy.linspace(-1.0, 1.0, 100))
     legate_fuse.flush()
-    result = numpy.asarray(num.cumsum(num.clip(a, -0.5, 0.5)))
-    assert built == [int(CuPyNumericOpCode.UNARY_OP)]
-    assert "add_input after 1 built" in order[:2]  # SCAN_LOCAL's input: the clip's output
+    result = numpy.asarray(num.cumsum(a * a))
+    assert built == [int(CuPyNumericOpCode.BINARY_OP)]
+    assert "add_input after 1 built" in order[:2]  # SCAN_LOCAL's input: the product
+    values = numpy.linspace(-1.0, 1.0, 100)
+    numpy.testing.assert_array_equal(result, numpy.cumsum(values * values))
+
+
+def test_a_task_that_cannot_be_lifted_is_built_as_soon_as_that_is_known(
+        session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A clip's bounds are scalar arguments after its operation code: it cannot be lifted, so it
+    # is built at its second scalar, as cuPyNumeric builds it, not replayed at the flush.
+    a = num.array(numpy.linspace(-1.0, 1.0, 100))
+    legate_fuse.flush()
+    built = counting_builds(monkeypatch)
+    result = numpy.asarray(num.clip(a, -0.5, 0.5) * 2.0)
+    assert int(CuPyNumericOpCode.UNARY_OP) not in built  # the product is, to run alone
     numpy.testing.assert_array_equal(
-        result, numpy.cumsum(numpy.clip(numpy.linspace(-1.0, 1.0, 100), -0.5, 0.5)))
+        result, numpy.clip(numpy.linspace(-1.0, 1.0, 100), -0.5, 0.5) * 2.0)
 
 
 def test_a_lazy_task_is_freed_without_the_garbage_collector(session: Session) -> None:

@@ -147,7 +147,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the lifting cache keys on the stores' types (LazyAutoTask._add_store_arg)"),
     Mutation(
         "unliftable-lazy-task-built-at-once", "legate_fuse/capture/lazy_task.py",
-        "                or (self._max_scalars is not None and self._scalars > self._max_scalars)):\n",
+        "                or (self._max_scalars is not None"
+        " and self._scalars > self._max_scalars)):\n",
         "                or False):\n",
         ("tests/integration/test_lazy_tasks.py::"
          "test_a_task_that_cannot_be_lifted_is_built_as_soon_as_that_is_known",),

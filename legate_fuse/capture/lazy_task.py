@@ -30,7 +30,7 @@ from legate_fuse.capture.pending import (
     real,
 )
 from legate_fuse.capture.scopes import legate_scope
-from legate_fuse.capture.task_proxy import AutoTaskProxy, Session
+from legate_fuse.capture.task_proxy import AutoTaskProxy, Session, StoreArgCalls
 from legate_fuse.window.holding import StoreArg, TaskRecord
 
 
@@ -66,7 +66,7 @@ class BuildAndExecute:
         self.built.execute()
 
 
-class LazyAutoTask:
+class LazyAutoTask(StoreArgCalls):
     """Stands for an AutoTask of a kind the lifting knows; records its calls, builds nothing."""
 
     __slots__ = ("__weakref__", "_built", "_executed", "_library", "_max_scalars",
@@ -94,15 +94,6 @@ class LazyAutoTask:
         return self._record
 
     # -- the calls a lifted task is built with ----------------------------------------------
-    def add_input(self, *args: Any, **kwargs: Any) -> Any:
-        return self._add_store_arg("add_input", args, kwargs)
-
-    def add_output(self, *args: Any, **kwargs: Any) -> Any:
-        return self._add_store_arg("add_output", args, kwargs)
-
-    def add_reduction(self, *args: Any, **kwargs: Any) -> Any:
-        return self._add_store_arg("add_reduction", args, kwargs)
-
     def _add_store_arg(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         store = args[0] if args else None
         arity = 2 if name == "add_reduction" else 1
@@ -150,13 +141,12 @@ class LazyAutoTask:
 
     def _add_store_constraint(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
                               stores: int) -> Any:
-        known = {id(arg.store) for arg in self._record.args}
+        index = {id(arg.store): i for i, arg in enumerate(self._record.args)}
         if (self._built is not None or kwargs or len(args) < stores
-                or any(id(s) not in known for s in args[:stores])
+                or any(id(s) not in index for s in args[:stores])
                 or not all(immutable(a) for a in args[stores:])):
             return getattr(self.build(), name)(*args, **kwargs)
         self._record.calls.append((name, (*map(id, args[:stores]), *args[stores:]), {}))
-        index = {id(arg.store): i for i, arg in enumerate(self._record.args)}
         self._record.shape.append((name, *(index[id(s)] for s in args[:stores]),
                                    *args[stores:]))
         return None

@@ -43,7 +43,25 @@ def _by_id(values: tuple[Any, ...]) -> tuple[Any, ...]:
     )
 
 
-class AutoTaskProxy:
+class StoreArgCalls:
+    """AutoTask's add_input/add_output/add_reduction, each handed to `_add_store_arg`."""
+
+    __slots__ = ()
+
+    def _add_store_arg(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def add_input(self, *args: Any, **kwargs: Any) -> Any:
+        return self._add_store_arg("add_input", args, kwargs)
+
+    def add_output(self, *args: Any, **kwargs: Any) -> Any:
+        return self._add_store_arg("add_output", args, kwargs)
+
+    def add_reduction(self, *args: Any, **kwargs: Any) -> Any:
+        return self._add_store_arg("add_reduction", args, kwargs)
+
+
+class AutoTaskProxy(StoreArgCalls):
     """Stands for an AutoTask; cuPyNumeric uses it exactly as the real one."""
 
     __slots__ = ("_executed", "_record", "_session", "_task", "_unholdable")
@@ -87,15 +105,6 @@ class AutoTaskProxy:
     def _call(self, method: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         """Calls a method of the real AutoTask (Legate's own work)."""
         return method(*args, **kwargs)
-
-    def add_input(self, *args: Any, **kwargs: Any) -> Any:
-        return self._add_store_arg("add_input", args, kwargs)
-
-    def add_output(self, *args: Any, **kwargs: Any) -> Any:
-        return self._add_store_arg("add_output", args, kwargs)
-
-    def add_reduction(self, *args: Any, **kwargs: Any) -> Any:
-        return self._add_store_arg("add_reduction", args, kwargs)
 
     def execute(self) -> None:
         if self._executed:

@@ -83,6 +83,7 @@ def lifted_task_ids() -> list[int]:
     return list(codes().task_kinds)
 
 
+@cache
 def scalar_limits() -> dict[int, int]:
     """Task id -> the most scalar arguments a task of that kind can take and be lifted: an
     element-wise operation's code and nothing after it (see `lift`)."""
@@ -185,7 +186,7 @@ def lift(record: TaskRecord) -> LiftedTask | None:
         return None
     # The operation code is part of `op`; what follows it is a run-time value (clip bounds...),
     # which kernels do not take yet: such tasks stay opaque.
-    if kind in ("BINARY_OP", "UNARY_OP") and len(scalars) > 1:
+    if len(scalars) > scalar_limits().get(record.task_id, len(scalars)):
         return None
     task = LiftedTask(op=op, args=args, aligned=False)
     if not _has_kernel(task):

@@ -51,36 +51,34 @@ class Session:
         self._hooks_checked = False
 
     # -- called by the proxies ----------------------------------------------------------------
-    def submit_auto_task(self, record: TaskRecord, unholdable: str | None) -> None:
+    def submit_auto_task(self, record: TaskRecord) -> None:
+        """A lazily recorded task is submitted: held, unless fusion cannot hold it now."""
         self.stats.tasks_seen += 1
         if self._read_points_pending or not self._hooks_checked:
             self.install_read_points()
-        if self._read_points_pending and unholdable is None:
-            # A read point is not wrapped yet: a held task could be read stale.
-            unholdable = "hooks_pending"
-        if self.holding and unholdable is None:
+        if self.holding and not self._read_points_pending:
             self.window.hold(record)
             if self.external.written_by(record):
                 # NumPy reads its own memory as soon as cuPyNumeric returns, calling no one.
                 self.flush("external_write")
             return
-        if unholdable is not None:
-            self.flush(unholdable)
+        if self.holding:
+            # A read point is not wrapped yet (cuPyNumeric is importing): a held task could be
+            # read stale.
+            self.flush("hooks_pending")
         with self.clock.stage("run_unfused"):
             record.task.execute()
 
+    def run_at_once(self, task: Any) -> None:
+        """A task built at once is submitted: it runs now, after everything held (normally
+        nothing: see RuntimeProxy.create_eager_task)."""
+        self.stats.tasks_seen += 1
+        self.flush("opaque_task")
+        with self.clock.stage("run_unfused"):
+            task.execute()
+
     def flush(self, reason: str) -> None:
         self.window.flush(reason)
-
-    def build_lazy_writers(self, stores: list[Any]) -> None:
-        """Builds (not runs) the held lazy tasks writing one of `stores`, before a task built at
-        once takes them: Legate submits both more slowly (~100 us a pair, bench/overhead.py's
-        opaque stream) when a writer is created after its reader. Dropped if fused later."""
-        writers = self.window.lazy_writers(stores)
-        if writers:
-            with self.clock.stage("build_task"):
-                for record in writers:
-                    record.task.build()  # type: ignore[attr-defined]
 
     def execute_window(self, records: Sequence[TaskRecord]) -> None:
         """Plans the flushed window and runs it, fused. Whatever fails inside the plugin, every

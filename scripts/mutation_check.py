@@ -125,13 +125,6 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_call_not_understood_builds_the_task_at_once",),
         "a call a lazy task does not understand builds the real task (LazyAutoTask.__getattr__)"),
     Mutation(
-        "lazy-writer-built-first", "legate_fuse/capture/task_proxy.py",
-        "        self._session.build_lazy_writers(stores)\n",
-        "",
-        ("tests/integration/test_lazy_tasks.py::"
-         "test_a_lazy_writer_is_built_before_a_task_built_at_once_takes_its_output",),
-        "a held lazy writer is built before a task built at once takes its output"),
-    Mutation(
         "lazy-task-no-cycles", "legate_fuse/capture/pending.py",
         "        self._task = weakref.ref(task)\n",
         "        self._task = lambda: task\n",
@@ -154,11 +147,15 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_task_that_cannot_be_lifted_is_built_as_soon_as_that_is_known",),
         "a lazy task given more scalars than it can be lifted with is built at once"),
     Mutation(
-        "unknown-task-call", "legate_fuse/capture/task_proxy.py",
-        '                self._unholdable = "unknown_task_call"\n',
-        "                pass\n",
-        (f"{FAIL_CLOSED}::test_a_task_with_an_unknown_call_runs_at_once",),
-        "a task with an unknown call is not held (AutoTaskProxy.__getattr__)"),
+        "task-built-at-once-runs-after-held", "legate_fuse/session.py",
+        '        self.flush("opaque_task")\n'
+        '        with self.clock.stage("run_unfused"):\n'
+        "            task.execute()\n",
+        '        with self.clock.stage("run_unfused"):\n'
+        "            task.execute()\n",
+        ("tests/integration/test_lazy_tasks.py::"
+         "test_a_task_built_at_once_runs_after_the_tasks_submitted_before_it",),
+        "a task built at once runs after every task submitted before it (run_at_once)"),
     Mutation(
         "window-exception-runs-rest", "legate_fuse/session.py",
         "            execute_in_order([r for r, ran in zip(records, done, strict=True) "

@@ -39,19 +39,8 @@ RUNTIME_HANDLED = frozenset({
 # Any other method or attribute flushes the window first (reason "unknown_runtime_call").
 
 # -- legate.core.AutoTask --------------------------------------------------------------------
-# Calls after which the task must run at once, in order: effects beyond its stores.
-TASK_UNHOLDABLE_CALLS = frozenset({
-    "throws_exception", "add_communicator", "add_nccl_communicator", "add_cpu_communicator",
-})
-TASK_UNHOLDABLE_IF_TRUE = frozenset({"set_side_effect", "set_concurrent"})
-# Calls the proxy records and a held task may carry; any other call makes the task run at once
-# (reason "unknown_task_call").
-TASK_KNOWN_CALLS = frozenset({
-    "add_input", "add_output", "add_reduction", "add_scalar_arg", "add_constraint",
-    "add_alignment", "add_broadcast", "declare_partition", "find_or_declare_partition",
-    "lock", "execute", *TASK_UNHOLDABLE_CALLS, *TASK_UNHOLDABLE_IF_TRUE,
-})
-# Of those, the calls a lifted (fusible) task may have been built with.
+# The calls a lifted (fusible) task may have been built with; a lazily recorded task given any
+# other call is built at once (capture/lazy_task.py).
 TASK_LIFTABLE_CALLS = frozenset({
     "add_input", "add_output", "add_reduction", "add_scalar_arg", "add_constraint",
     "add_alignment", "add_broadcast",

@@ -9,8 +9,9 @@ order, under the provenance it was created with.
 
 Any call not understood here (another method, a partition argument, an argument that is not a
 LogicalStore, a scalar that could change before the task is built) builds the real task at once,
-replays what was recorded, and from then on the task is an ordinary `AutoTaskProxy`: Legate
-sees exactly the calls it would have seen without the plugin, and validates them itself.
+replays what was recorded, and from then on the task is an ordinary `AutoTaskProxy`, run when
+submitted: Legate sees exactly the calls it would have seen without the plugin, and validates
+them itself.
 """
 
 from __future__ import annotations
@@ -30,8 +31,26 @@ from legate_fuse.capture.pending import (
     real,
 )
 from legate_fuse.capture.scopes import legate_scope
-from legate_fuse.capture.task_proxy import AutoTaskProxy, Session, StoreArgCalls
+from legate_fuse.capture.task_proxy import AutoTaskProxy, Session
 from legate_fuse.window.holding import StoreArg, TaskRecord
+
+
+class StoreArgCalls:
+    """AutoTask's add_input/add_output/add_reduction, each handed to `_add_store_arg`."""
+
+    __slots__ = ()
+
+    def _add_store_arg(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def add_input(self, *args: Any, **kwargs: Any) -> Any:
+        return self._add_store_arg("add_input", args, kwargs)
+
+    def add_output(self, *args: Any, **kwargs: Any) -> Any:
+        return self._add_store_arg("add_output", args, kwargs)
+
+    def add_reduction(self, *args: Any, **kwargs: Any) -> Any:
+        return self._add_store_arg("add_reduction", args, kwargs)
 
 
 class BuildAndExecute:
@@ -42,28 +61,22 @@ class BuildAndExecute:
     collector, which may run on any thread (a LogicalStore freed on a thread Legate does not
     know crashes the process)."""
 
-    __slots__ = ("_library", "_provenance", "_runtime", "built", "record")
+    __slots__ = ("_library", "_provenance", "_runtime", "record")
 
     def __init__(self, runtime: Any, library: Any, provenance: str) -> None:
         self._runtime = runtime  # Legate's own runtime
         self._library = library
         self._provenance = provenance
         self.record: weakref.ref[TaskRecord] | None = None
-        self.built: Any = None
-
-    def build(self) -> None:
-        """Builds the real task now, to run later: see `Session.build_lazy_writers`."""
-        record = self.record() if self.record is not None else None
-        if self.built is None and record is not None:
-            runtime, library = self._runtime, self._library
-            self.built, _ = replay(record, self._provenance,
-                                   lambda: runtime.create_auto_task(library, record.task_id))
 
     def execute(self) -> None:
-        self.build()
-        if self.built is None:
+        record = self.record() if self.record is not None else None
+        if record is None:
             raise RuntimeError("a held task's record was freed before it ran")
-        self.built.execute()
+        runtime, library = self._runtime, self._library
+        task, _ = replay(record, self._provenance,
+                         lambda: runtime.create_auto_task(library, record.task_id))
+        task.execute()
 
 
 class LazyAutoTask(StoreArgCalls):
@@ -113,7 +126,7 @@ class LazyAutoTask(StoreArgCalls):
     def add_scalar_arg(self, *args: Any, **kwargs: Any) -> Any:
         self._scalars += 1
         if (self._built is not None or kwargs or not 1 <= len(args) <= 2
-                or not immutable(args[0]) or "add_scalar_arg" not in compat.TASK_KNOWN_CALLS
+                or not immutable(args[0]) or "add_scalar_arg" not in compat.TASK_LIFTABLE_CALLS
                 or (self._max_scalars is not None and self._scalars > self._max_scalars)):
             return self.build().add_scalar_arg(*args, **kwargs)
         self._record.calls.append(("add_scalar_arg", args, {}))
@@ -158,7 +171,7 @@ class LazyAutoTask(StoreArgCalls):
         if self._executed:
             raise RuntimeError("this task was already submitted")
         self._executed = True
-        self._session.submit_auto_task(self._record, None)
+        self._session.submit_auto_task(self._record)
 
     def __getattr__(self, name: str) -> Any:
         # Anything else: from now on the real task, behind an ordinary proxy.

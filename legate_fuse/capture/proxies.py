@@ -1,6 +1,6 @@
-"""The proxy for Legate's runtime: tasks are created behind proxies that hold them back in the
-window (task_proxy.py, lazy_task.py); anything whose effect could depend on, or be observed by,
-a held task flushes the window first.
+"""The proxy for Legate's runtime: a task the lifting may fuse is recorded and held in the window
+(lazy_task.py), any other runs when submitted, after what is held (task_proxy.py); anything
+whose effect could depend on, or be observed by, a held task flushes the window first.
 """
 
 from __future__ import annotations
@@ -13,12 +13,7 @@ from legate_fuse.capture import compat
 from legate_fuse.capture.lazy_task import LazyAutoTask, TimedLazyAutoTask
 from legate_fuse.capture.scopes import legate_scope
 from legate_fuse.capture.store_args import stores_of
-from legate_fuse.capture.task_proxy import (
-    AutoTaskProxy,
-    ManualTaskProxy,
-    Session,
-    TimedAutoTaskProxy,
-)
+from legate_fuse.capture.task_proxy import AutoTaskProxy, ManualTaskProxy, Session
 
 
 class RuntimeProxy:
@@ -78,15 +73,13 @@ class RuntimeProxy:
         return self.create_eager_task(library, task_id)
 
     def create_eager_task(self, library: Any, task_id: Any) -> AutoTaskProxy:
-        """An AutoTask built at once, behind a proxy that records its calls."""
-        clock = self._session.clock
-        if clock.enabled:
-            with clock.stage("record"):
-                with clock.stage("build_task"):
-                    task = self._runtime.create_auto_task(library, task_id)
-                return TimedAutoTaskProxy(task, self._session, library, task_id)
-        task = self._runtime.create_auto_task(library, task_id)
-        return AutoTaskProxy(task, self._session, library, task_id)
+        """An AutoTask built at once, to run when submitted. What is held runs first: its
+        tasks are earlier in the program, and Legate submits a task more slowly when one
+        writing its inputs is created after it."""
+        self._session.flush("opaque_task")
+        with self._session.clock.stage("build_task"):
+            task = self._runtime.create_auto_task(library, task_id)
+        return AutoTaskProxy(task, self._session)
 
     def create_manual_task(self, *args: Any, **kwargs: Any) -> ManualTaskProxy:
         return ManualTaskProxy(self._runtime.create_manual_task(*args, **kwargs), self._session)

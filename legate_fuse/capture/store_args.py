@@ -21,6 +21,3 @@ def stores_of(obj: Any) -> list[LogicalStore]:
     return []
 
 
-
-def is_unbound(obj: Any) -> bool:
-    return isinstance(obj, LogicalStore | LogicalArray) and bool(obj.unbound)

@@ -90,8 +90,6 @@ class Window:
         self.executor = executor
         self.cut = cut
         self._records: list[TaskRecord] = []
-        # id() of each store a held lazy record writes -> those records (see `lazy_writers`).
-        self._lazy_writers: dict[int, list[TaskRecord]] = {}
         # While a cut window runs: the records that stay held. They run later and may read
         # what the running part writes, through store objects of their own.
         self.held_back: Sequence[TaskRecord] = ()
@@ -105,8 +103,6 @@ class Window:
 
     def hold(self, record: TaskRecord) -> None:
         self._records.append(record)
-        if record.lazy:
-            self._index_lazy_writer(record)
         if len(self._records) >= self.capacity:
             self.flush_full()
 
@@ -120,19 +116,6 @@ class Window:
             except Exception as error:  # a cheaper window, never a broken program
                 logger.warning("legate-fuse: choosing where to cut the window failed: %r", error)
         self._run("window_full", count)
-
-    def _index_lazy_writer(self, record: TaskRecord) -> None:
-        for arg in record.args:
-            if arg.kind != "add_input":
-                self._lazy_writers.setdefault(id(arg.store), []).append(record)
-
-    def lazy_writers(self, stores: Sequence[Any]) -> list[TaskRecord]:
-        """The held lazy records that write one of `stores` (the same store objects: the held
-        records keep them alive, so their ids stay theirs), in program order."""
-        if not self._lazy_writers:
-            return []
-        found = {id(r): r for s in stores for r in self._lazy_writers.get(id(s), ())}
-        return [r for r in self._records if id(r) in found] if found else []
 
     def touches(self, stores: Sequence[Any]) -> bool:
         """Whether any held task touches (overlaps) any of `stores`."""
@@ -155,7 +138,6 @@ class Window:
         executor's work adds."""
         # Taken out first: anything the executor triggers sees an empty window.
         records, self._records = self._records, []
-        self._lazy_writers = {}
         run, kept = records[:count], records[count:]
         self.stats.flushes[reason] += 1
         logger.debug("flushing %d tasks (%d kept): %s", len(run), len(kept), reason)
@@ -165,6 +147,3 @@ class Window:
         finally:
             self.held_back = ()
             self._records[:0] = kept
-            for record in kept:
-                if record.lazy:
-                    self._index_lazy_writer(record)

@@ -72,7 +72,8 @@ def test_a_task_with_an_unknown_call_runs_at_once(session: Session,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     x = computed()
     # As if cuPyNumeric had started calling something new on its element-wise tasks.
-    monkeypatch.setattr(compat, "TASK_KNOWN_CALLS", compat.TASK_KNOWN_CALLS - {"add_scalar_arg"})
+    monkeypatch.setattr(compat, "TASK_LIFTABLE_CALLS",
+                        compat.TASK_LIFTABLE_CALLS - {"add_scalar_arg"})
     fused = session.stats.tasks_fused
     y = x * 3.0
     assert len(session.window) == 0  # not held

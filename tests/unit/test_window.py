@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 
 from legate_fuse.stats import Stats
-from legate_fuse.window.holding import StoreArg, TaskRecord, Window, execute_in_order
+from legate_fuse.window.holding import TaskRecord, Window, execute_in_order
 
 
 class FakeStore:
@@ -99,25 +99,3 @@ def test_a_flush_triggered_while_flushing_sees_an_empty_window() -> None:
 def test_capacity_must_be_positive() -> None:
     with pytest.raises(ValueError, match="capacity must be >= 1"):
         Window(capacity=0, stats=Stats())
-
-
-def lazy_record(name: str, log: list[str], output: FakeStore, *inputs: FakeStore) -> TaskRecord:
-    args = [StoreArg("add_output", output), *(StoreArg("add_input", s) for s in inputs)]
-    return TaskRecord(task=FakeTask(name, log), stores=[output, *inputs], args=args, lazy=True)
-
-
-def test_lazy_writers_are_the_held_lazy_records_writing_a_store_in_program_order() -> None:
-    log: list[str] = []
-    x, y, z = (FakeStore(root, range(4)) for root in "xyz")
-    window = Window(capacity=4, stats=Stats(), cut=lambda records: 2)
-    first, second = lazy_record("a", log, y, x), lazy_record("b", log, y, y)
-    window.hold(first)
-    window.hold(record("eager", log, z))
-    window.hold(second)
-    assert window.lazy_writers([y, z]) == [first, second]
-    assert window.lazy_writers([x]) == []  # read, not written
-    window.hold(lazy_record("c", log, z))  # full: the first two run, the last two stay
-    assert log == ["a", "eager"]
-    assert [r.task.name for r in window.lazy_writers([y, z])] == ["b", "c"]  # type: ignore[attr-defined]
-    window.flush("read")
-    assert window.lazy_writers([y, z]) == []

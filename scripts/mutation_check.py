@@ -246,6 +246,19 @@ MUTATIONS: tuple[Mutation, ...] = (
          "tests/integration/test_plan_cache_keys.py"),
         "the plan cache keys on whether each store is empty (signature)"),
     Mutation(
+        "coalesce-only-uniform-steps", "src/cpp/tasks/fused_task.cc",
+        "          return array.strides[kept] == array.strides[d] * block.extents[d];\n",
+        "          return true;\n",
+        ("tests/integration/test_kernel_layouts.py",),
+        "a fused task merges two dimensions only where every store steps through them as one"),
+    Mutation(
+        "row-start-rewinds", "src/cpp/codegen/c_renderer.cc",
+        '      out << "      row" << a << " -= (extents[d] - 1) * arrays["'
+        ' << a << "].strides[d];\\n";\n',
+        "",
+        ("tests/integration/test_kernel_layouts.py",),
+        "a kernel's next row starts where the odometer says, after a dimension wraps around"),
+    Mutation(
         "broadcast-domain-intersection", "src/cpp/tasks/fused_task.cc",
         "    for (std::int32_t d = 0; d < block.ndim; ++d) {\n"
         "      const std::int64_t lo = std::max<std::int64_t>(block.lo[d], domain.lo()[d]);\n",

@@ -38,7 +38,11 @@ class RuntimeProxy:
         if name in compat.RUNTIME_STORE_OPERATIONS:
             return functools.partial(self._issue_by_name, name)
         if name in compat.RUNTIME_PASS_THROUGH or name.startswith("__"):
-            return getattr(self._runtime, name)
+            attribute = getattr(self._runtime, name)
+            if callable(attribute) and not name.startswith("__"):
+                # Found directly from now on (cuPyNumeric calls create_store for every array).
+                setattr(self, name, attribute)
+            return attribute
         attribute = getattr(self._runtime, name)
         if not callable(attribute):
             self._session.flush("unknown_runtime_call")

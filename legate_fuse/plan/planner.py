@@ -69,11 +69,17 @@ class Planner:
                                             earliest)
 
     def worth_planning(self, records: Sequence[TaskRecord]) -> bool:
-        """Whether the analysis could change how `records` run: only if a task is lifted (to
-        fuse it, or drop it when nothing observes its result). Otherwise the window's tasks
-        run as built, without their stores being described (which costs Legate work)."""
+        """Whether fusion could change how `records` run: only if two tasks are lifted (a
+        group has two). Otherwise the window's tasks run as built, without their stores being
+        described (which costs Legate work) or the window analysed: a lifted task alone runs
+        as cuPyNumeric built it, even where nothing observes its result."""
         with self.clock.stage("lift"):
-            return any(lifted_form(record) is not None for record in records)
+            lifted = 0
+            for record in records:
+                lifted += lifted_form(record) is not None
+                if lifted == 2:
+                    return True
+            return False
 
     def plan(self, records: list[TaskRecord], later: Sequence[TaskRecord] = ()
              ) -> PlannedWindow | None:

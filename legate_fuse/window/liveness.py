@@ -19,11 +19,17 @@ from typing import Any
 from legate_fuse.capture.compat import STORE_ATTRIBUTE
 
 DESCRIPTION_CACHE = "_legate_fuse_description"  # on each array: (store, its description)
+_FIRST_PRUNE = 1024  # tracked arrays, dead or alive, before the first pruning
 
 
 class ArrayTracker:
+    """Every DeferredArray, weakly. A list of weak references costs the program a fraction of
+    a microsecond per array (a WeakSet, written in Python, costs several): dead ones are
+    dropped when the list has doubled since it was last pruned, and at each read."""
+
     def __init__(self) -> None:
-        self._arrays: weakref.WeakSet[Any] = weakref.WeakSet()
+        self._arrays: list[weakref.ref[Any]] = []
+        self._prune_at = _FIRST_PRUNE
         self.installed = False
 
     def install(self) -> bool:
@@ -36,25 +42,36 @@ class ArrayTracker:
         if cls is None:
             return False
         original_init = cls.__init__
-        arrays = self._arrays
+        tracker, arrays = self, self._arrays
 
         def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
             original_init(self, *args, **kwargs)
-            arrays.add(self)
+            arrays.append(weakref.ref(self))
+            if len(arrays) >= tracker._prune_at:
+                tracker._prune()
 
         __init__.__wrapped__ = original_init  # type: ignore[attr-defined]
         cls.__init__ = __init__
         # Arrays created before tracking started (normally none).
         for obj in gc.get_objects():
             if isinstance(obj, cls):
-                arrays.add(obj)
+                arrays.append(weakref.ref(obj))
         self.installed = True
         return True
+
+    def _prune(self) -> list[Any]:
+        """Drops the references to dead arrays (in place: the tracking hook appends to this
+        list); returns the live arrays."""
+        pairs = [(reference, reference()) for reference in self._arrays]
+        alive = [(reference, array) for reference, array in pairs if array is not None]
+        self._arrays[:] = [reference for reference, _ in alive]
+        self._prune_at = max(_FIRST_PRUNE, 2 * len(alive))
+        return [array for _, array in alive]
 
     def live_descriptions(self) -> list[str]:
         """Legate's description of the store of every DeferredArray still alive."""
         descriptions = []
-        for array in list(self._arrays):
+        for array in self._prune():
             base = array.__dict__.get(STORE_ATTRIBUTE)
             if base is None:
                 continue

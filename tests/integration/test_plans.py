@@ -130,34 +130,34 @@ def test_loop_windows_come_from_the_plan_cache(session: Session) -> None:
 def test_unused_result_is_dead_and_a_reachable_one_is_not(plans: list[PlanSummary]) -> None:
     a = np.ones(100)
     flushed(plans)
-    t = a * 2.0
-    del t  # nothing can observe the product any more
+    t = a * 2.0 + 1.0
+    del t  # nothing can observe the product or the sum any more
     (plan,) = flushed(plans)
-    assert plan.dead_tasks == (0,)
-    assert plan.groups == (("single", (), 1, "end of window"),)
+    assert plan.dead_tasks == (0, 1)
+    assert plan.groups == (("single", (), 2, "end of window"),)
 
 
 def test_a_view_keeps_its_root_reachable(plans: list[PlanSummary]) -> None:
     a = np.ones(100)
     flushed(plans)
-    t = a * 2.0
+    t = a * 2.0 + 1.0
     v = t[2:]
     del t
     (plan,) = flushed(plans)
     assert plan.dead_tasks == ()
-    assert plan.groups == (("single", (0,), 0, "end of window"),)
-    assert float(v[0]) == 2.0
+    assert plan.groups == (("fused", (0, 1), 1, "end of window"),)  # the product: temporary
+    assert float(v[0]) == 3.0
 
 
 def test_a_store_held_outside_cupynumeric_stays_reachable(plans: list[PlanSummary]) -> None:
     a = np.ones(100)
     flushed(plans)
-    t = a * 2.0
+    t = a * 2.0 + 1.0
     store = t._thunk.base  # held by code that is not a cuPyNumeric array
     del t
     (plan,) = flushed(plans)
     assert plan.dead_tasks == ()
-    assert plan.groups == (("single", (0,), 0, "end of window"),)
+    assert plan.groups == (("fused", (0, 1), 1, "end of window"),)
     assert store.volume == 100
 
 

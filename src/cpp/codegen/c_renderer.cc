@@ -52,23 +52,26 @@ class Renderer {
           << require_rendering(reduction_identity(red.op, dtype), red.op + " over " + dtype)
           << ";\n";
     }
+    // Rows of the innermost dimension, in row-major order. Each row's start is advanced
+    // from the last one's (an odometer over the outer dimensions), and whether rows are
+    // contiguous is decided once: a block with short rows (a broadcast along a short last
+    // dimension) spends most of its time between rows.
     out << "  int64_t outer = 1;\n"
            "  for (int32_t d = 0; d + 1 < ndim; ++d) outer *= extents[d];\n"
            "  const int64_t inner = ndim > 0 ? extents[ndim - 1] : 1;\n"
-           "  int64_t index[8] = {0};\n"
-           "  for (int64_t o = 0; o < outer; ++o) {\n";
+           "  int64_t index[8] = {0};\n";
     for (std::size_t a = 0; a < spec_.args.size(); ++a) {
-      out << "    char* p" << a << " = arrays[" << a << "].data;\n"
-          << "    const int64_t st" << a << " = ndim > 0 ? arrays[" << a
+      out << "  char* row" << a << " = arrays[" << a << "].data;\n"
+          << "  const int64_t st" << a << " = ndim > 0 ? arrays[" << a
           << "].strides[ndim - 1] : 0;\n";
     }
-    out << "    for (int32_t d = 0; d + 1 < ndim; ++d) {\n";
+    out << "  const int contiguous = " << contiguous_condition() << ";\n"
+        << "  for (int64_t o = 0; o < outer; ++o) {\n";
     for (std::size_t a = 0; a < spec_.args.size(); ++a) {
-      out << "      p" << a << " += index[d] * arrays[" << a << "].strides[d];\n";
+      out << "    char* p" << a << " = row" << a << ";\n";
     }
-    out << "    }\n";
     // Contiguous rows get typed indexing, which compilers vectorise; anything else strides.
-    out << "    if (" << contiguous_condition() << ") {\n";
+    out << "    if (contiguous) {\n";
     const ElementAccess contiguous = [&](std::size_t a) { return element(a, true); };
     if (wants_staging(spec_)) {
       write_staged_body(out, spec_, "      ", "inner", contiguous);
@@ -82,9 +85,17 @@ class Renderer {
     write_element_body(out, spec_, "        ", [&](std::size_t a) { return element(a, false); });
     out << "      }\n    }\n"
            "    for (int32_t d = ndim - 2; d >= 0; --d) {\n"
-           "      if (++index[d] < extents[d]) break;\n"
-           "      index[d] = 0;\n"
-           "    }\n"
+           "      if (++index[d] < extents[d]) {\n";
+    for (std::size_t a = 0; a < spec_.args.size(); ++a) {
+      out << "        row" << a << " += arrays[" << a << "].strides[d];\n";
+    }
+    out << "        break;\n"
+           "      }\n"
+           "      index[d] = 0;\n";
+    for (std::size_t a = 0; a < spec_.args.size(); ++a) {
+      out << "      row" << a << " -= (extents[d] - 1) * arrays[" << a << "].strides[d];\n";
+    }
+    out << "    }\n"
            "  }\n";
     for (std::size_t r = 0; r < spec_.reductions.size(); ++r) {
       const auto& red  = spec_.reductions[r];

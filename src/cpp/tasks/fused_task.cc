@@ -87,6 +87,35 @@ legate_fuse_array describe_block(const legate::PhysicalStore& store, const legat
   return array;
 }
 
+// The block with adjacent dimensions merged wherever every array steps through both as one
+// (a dimension's stride is the next one's times its extent; broadcast ones, both zero), and
+// dimensions of extent 1 dropped: kernels iterate rows of the innermost dimension, so a
+// dense block becomes one long row. The order of the elements, hence of every reduction,
+// is unchanged.
+void coalesce(Block& block)
+{
+  std::int32_t kept = -1;  // the innermost dimension kept so far
+  for (std::int32_t d = 0; d < block.ndim; ++d) {
+    if (block.extents[d] == 1 && (kept >= 0 || d + 1 < block.ndim)) {
+      continue;
+    }
+    const bool merges =
+        kept >= 0 && std::all_of(block.arrays.begin(), block.arrays.end(), [&](const auto& array) {
+          return array.strides[kept] == array.strides[d] * block.extents[d];
+        });
+    if (merges) {
+      block.extents[kept] *= block.extents[d];
+    } else {
+      ++kept;
+      block.extents[kept] = block.extents[d];
+    }
+    for (auto& array : block.arrays) {
+      array.strides[kept] = array.strides[d];
+    }
+  }
+  block.ndim = kept + 1;
+}
+
 Block local_block(legate::TaskContext& context)
 {
   std::vector<legate::PhysicalStore> stores;
@@ -112,6 +141,7 @@ Block local_block(legate::TaskContext& context)
   for (std::size_t i = 0; i < stores.size(); ++i) {
     block.arrays.push_back(describe_block(stores[i], domains[i], block));
   }
+  coalesce(block);
   return block;
 }
 

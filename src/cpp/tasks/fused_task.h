@@ -7,9 +7,9 @@
 namespace legate_fuse {
 
 // One task per fused group: calls a kernel compiled at run time on the point task's local
-// blocks. Scalars: 0 = path of the kernel's shared object, 1 = kernel symbol, 2 = packed
-// run-time scalar values (binary), 3 = path of the kernel's PTX ("" when there is no GPU).
-// Stores: inputs, outputs, reductions, all aligned.
+// blocks. Scalars: 0 = the kernel's id (under which this process registered its build of the
+// kernel), 1 = the packed run-time scalar values (binary). Stores: inputs, outputs,
+// reductions, all aligned.
 class FusedTask : public legate::LegateTask<FusedTask> {
  public:
   static inline const auto TASK_CONFIG = legate::TaskConfig{legate::LocalTaskID{TaskId::FUSED}};

@@ -131,20 +131,33 @@ class LazyAutoTask(StoreArgCalls):
             return self.build().add_scalar_arg(*args, **kwargs)
         self._record.calls.append(("add_scalar_arg", args, {}))
         # A Scalar hashes by identity: such a task is lifted afresh each time (unhashable).
-        self._record.shape.append(("add_scalar_arg", *((type(a), a) for a in args))
-                                  if not any(isinstance(a, Scalar) for a in args) else [args])
+        if len(args) == 1:
+            value = args[0]
+            shape: Any = (("add_scalar_arg", (type(value), value))
+                          if type(value) is not Scalar else [args])
+        else:
+            value, kind = args
+            shape = (("add_scalar_arg", (type(value), value), (type(kind), kind))
+                     if type(value) is not Scalar and type(kind) is not Scalar else [args])
+        self._record.shape.append(shape)
         return None
 
     def add_constraint(self, *args: Any, **kwargs: Any) -> Any:
         constraint = args[0] if len(args) == 1 and not kwargs else None
-        if (self._built is not None or not isinstance(constraint, PendingConstraint)
-                or any(v.task is not self for v in constraint.variables())):
-            return self.build().add_constraint(*map(real, args), **kwargs)
-        self._record.calls.append(("add_constraint", (constraint,), {}))
-        self._record.shape.append((constraint.kind, *(
-            ("argument", a.index) if isinstance(a, PendingVariable) else a
-            for a in constraint.args)))
-        return None
+        if self._built is None and type(constraint) is PendingConstraint:
+            shape: list[Any] = [constraint.kind]
+            for arg in constraint.args:
+                if type(arg) is not PendingVariable:
+                    shape.append(arg)
+                elif arg.task is self:
+                    shape.append(("argument", arg.index))
+                else:  # another task's variable: Legate reports it
+                    break
+            else:
+                self._record.calls.append(("add_constraint", (constraint,), {}))
+                self._record.shape.append(tuple(shape))
+                return None
+        return self.build().add_constraint(*map(real, args), **kwargs)
 
     def add_alignment(self, *args: Any, **kwargs: Any) -> Any:
         return self._add_store_constraint("add_alignment", args, kwargs, 2)

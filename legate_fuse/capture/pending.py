@@ -86,12 +86,18 @@ def constraint_function(kind: str, original: Any) -> Any:
     lazy tasks it returns a PendingConstraint (`align`, `broadcast`), or builds their tasks
     first (any other); over real variables it is Legate's own."""
 
+    pends = kind in ("align", "broadcast")
+
     def constraint(*args: Any, **kwargs: Any) -> Any:
-        if not any(isinstance(a, PendingVariable) for a in args):
+        pending, recordable = False, True
+        for arg in args:
+            if type(arg) is PendingVariable:
+                pending = True
+            elif recordable and not (immutable(arg) or type(arg) is range):
+                recordable = False
+        if not pending:
             return original(*args, **kwargs)
-        if kind in ("align", "broadcast") and not kwargs and all(
-                isinstance(a, PendingVariable) or immutable(a) or isinstance(a, range)
-                for a in args):
+        if pends and recordable and not kwargs:
             return PendingConstraint(kind, args)
         return original(*map(real, args), **kwargs)
 

@@ -67,6 +67,7 @@ class Group:
     temporaries: list[int]
     bytes_not_allocated: int
     args: list[FusedArg]
+    arg_triples: list[tuple[int, int, int]]  # (store, privilege, redop) of each of `args`
     end_reason: str
     kernel_text: str
     kernel: KernelSpec | None

@@ -259,6 +259,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/integration/test_kernel_layouts.py",),
         "a kernel's next row starts where the odometer says, after a dimension wraps around"),
     Mutation(
+        "plan-cache-keys-dtypes", "src/cpp/analysis/analyzer.cc",
+        "    key.push_back(dtype.first->second);\n",
+        "",
+        ("tests/unit/test_kernel_builder.py::"
+         "test_a_cached_plan_carries_kernels_of_the_windows_own_dtypes",),
+        "a plan is cached with its kernels under each store's dtype (Analyzer::analyze)"),
+    Mutation(
         "broadcast-domain-intersection", "src/cpp/tasks/fused_task.cc",
         "    for (std::int32_t d = 0; d < block.ndim; ++d) {\n"
         "      const std::int64_t lo = std::max<std::int64_t>(block.lo[d], domain.lo()[d]);\n",

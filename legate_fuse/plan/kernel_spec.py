@@ -67,6 +67,6 @@ def fused_kernel(group: _core.Group, stores: list[Any]) -> FusedKernel:
         if len(_KNOWN) >= 4096:
             _KNOWN.clear()  # programs rarely have that many kernels; start again
         known = _KNOWN[text] = (spec, kernel_id(spec))
-    args = tuple(KernelArg(stores[arg.store], _ROLE[int(arg.privilege.value)], arg.redop)
-                 for arg in group.args)
+    args = tuple(KernelArg(stores[store], _ROLE[privilege], redop)
+                 for store, privilege, redop in group.arg_triples)
     return FusedKernel(known[0], known[1], args)

@@ -135,8 +135,12 @@ class Planner:
                 written = opaque_writes(record)
                 for store in record.stores:
                     add(store, WRITE if written is None or id(store) in written else READ, -1)
-        window.descriptions = [str(store) for store in window.stores]
-        window.live = self.tracker.live_descriptions()
+        live = self.tracker.live_stores()
+        # A store that is a live array's own was described with it (the array holds it, so
+        # its id is its own while this runs).
+        known = {id(store): text for store, text in live}
+        window.descriptions = [known.get(id(store)) or str(store) for store in window.stores]
+        window.live = [text for _, text in live]
         held = held_references(records, lifted)
         window.live += [window.descriptions[index[id(s)]]
                         for s in foreign_references(window.stores, held)]

@@ -70,34 +70,35 @@ class ArrayTracker:
 
     def live_descriptions(self) -> list[str]:
         """Legate's description of the store of every DeferredArray still alive."""
-        descriptions = []
+        return [text for _, text in self.live_stores()]
+
+    def live_stores(self) -> list[tuple[Any, str]]:
+        """The store of every DeferredArray still alive, with Legate's description of it
+        (computed once per array and store)."""
+        described = []
         for array in self._prune():
             base = array.__dict__.get(STORE_ATTRIBUTE)
             if base is None:
                 continue
             cached = array.__dict__.get(DESCRIPTION_CACHE)
             if cached is not None and cached[0] is base:
-                descriptions.append(cached[1])
+                described.append(cached)
                 continue
             text = str(base)
             if "unbound" not in text:  # an unbound store's description changes once bound
                 array.__dict__[DESCRIPTION_CACHE] = (base, text)
-            descriptions.append(text)
-        return descriptions
+            described.append((base, text))
+        return described
 
 
 def held_references(records: Iterable[Any], lifted: Iterable[Any] | None = None) -> Counter[int]:
     """References to stores that a window's own records hold (their stores and arguments, and
     the arguments of their lifted forms when given), by id(); see foreign_references. Recorded
     calls name stores by id() and hold none."""
-    held: Counter[int] = Counter()
-    for record in records:
-        held.update(map(id, record.stores))
-        held.update(id(arg.store) for arg in record.args)
-    for task in lifted or ():
-        if task is not None:
-            held.update(id(arg.store) for arg in task.args)
-    return held
+    held = [id(store) for record in records for store in record.stores]
+    held += [id(arg.store) for record in records for arg in record.args]
+    held += [id(arg.store) for task in lifted or () if task is not None for arg in task.args]
+    return Counter(held)
 
 
 def reference_counts_as_assumed() -> bool:

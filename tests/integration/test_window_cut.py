@@ -19,16 +19,17 @@ def test_a_result_read_only_by_a_task_held_back_is_computed(
     x = num.arange(12, dtype=numpy.float64).reshape(3, 4) * 1.0
     legate_fuse.flush()
 
-    def run_only_the_first(records: Sequence[TaskRecord]) -> int:
-        return 1
+    def run_the_first_two(records: Sequence[TaskRecord]) -> int:
+        return 2
 
-    monkeypatch.setattr(session.window, "cut", run_only_the_first)
-    session.window.capacity = 3
-    total = x.sum()  # task 1: a Future only the next task reads, through a view of its own
-    centred = x - total.reshape((1, 1))
-    del total
-    z = x * 2.0  # task 3: the window is full and runs task 1 alone
+    monkeypatch.setattr(session.window, "cut", run_the_first_two)
+    session.window.capacity = 4
+    shifted = x + 1.0  # task 1
+    total = shifted.sum()  # task 2: a Future only the next task reads, through its own view
+    centred = x - total.reshape((1, 1))  # task 3
+    del total, shifted
+    z = x * 2.0  # task 4: the window is full and runs tasks 1 and 2, which fuse
     legate_fuse.flush()
     expected = numpy.arange(12.0).reshape(3, 4)
-    numpy.testing.assert_array_equal(numpy.asarray(centred), expected - expected.sum())
+    numpy.testing.assert_array_equal(numpy.asarray(centred), expected - (expected + 1).sum())
     numpy.testing.assert_array_equal(numpy.asarray(z), expected * 2.0)

@@ -87,22 +87,27 @@ def test_a_future_read_through_two_views_is_one_argument() -> None:
     assert spec.nodes[1][2] == [(REGISTER, 0), (ARG, 1)]
 
 
-def test_dtypes_are_the_windows_own_though_the_plan_is_cached() -> None:
+def test_a_cached_plan_carries_kernels_of_the_windows_own_dtypes() -> None:
+    # Plans are cached with their kernels: a window differing only in its dtypes is planned
+    # again, and found again the next time.
     analyzer = _core.Analyzer()
     specs = []
-    for dtype in ("float64", "float32"):
+    for dtype in ("float64", "float32", "float32", "float64"):
         a, b, c, t = (region(r, dtype=dtype) for r in range(4))
         w = WindowBuilder(analyzer=analyzer)
         w.task((t, "W"), (a, "R"), (b, "R"), op="BINARY_OP.ADD")
         w.task((c, "W"), (t, "R"), (a, "R"), op="BINARY_OP.MULTIPLY")
         w.keep_alive(a, b, c)
         plan, hit = analyzer.analyze(w.descriptions, w.live, w.encoded)
-        assert hit == (dtype == "float32")
+        assert hit == (len(specs) >= 2)
         spec = fused(plan).kernel
         assert spec is not None
         specs.append(spec)
-    assert [node[1] for node in specs[1].nodes] == ["float32", "float32"]
+    assert [[node[1] for node in spec.nodes] for spec in specs] == [
+        ["float64", "float64"], ["float32", "float32"], ["float32", "float32"],
+        ["float64", "float64"]]
     assert kernel_id(specs[0]) != kernel_id(specs[1])
+    assert kernel_id(specs[1]) == kernel_id(specs[2])
 
 
 def test_a_group_a_kernel_cannot_express_says_why() -> None:

@@ -81,25 +81,35 @@ std::int32_t Analyzer::op_id(const std::string& name)
 
 Analyzer::Result Analyzer::analyze(const ir::Window& window, bool use_cache)
 {
-  Result result;
-  if (!use_cache) {
-    result.plan = plan_window(window);
-  } else {
-    auto key = signature(window);
-    if (auto hit = cache_.find(key); hit != cache_.end()) {
-      result = Result{hit->second, true};
-      fill_bytes(window, result.plan);
-    } else {
-      result.plan = plan_window(window);
-      if (cache_.size() >= capacity_) {
-        cache_.clear();  // programs rarely have that many distinct windows; start again
-      }
-      cache_.emplace(std::move(key), result.plan);
+  auto planned = [&] {
+    Plan plan = plan_window(window);
+    for (auto& group : plan.groups) {
+      attach_kernel(window, op_names_, group);
     }
+    return plan;
+  };
+  if (!use_cache) {
+    return Result{planned(), false};
   }
-  for (auto& group : result.plan.groups) {
-    attach_kernel(window, op_names_, group);
+  // The plan is cached with its kernels, which read, beyond what the signature holds, each
+  // store's dtype and whether it is a Future.
+  auto key = signature(window);
+  for (const auto& store : window.stores) {
+    const auto dtype =
+        dtype_ids_.try_emplace(store.dtype, static_cast<std::int32_t>(dtype_ids_.size()));
+    key.push_back(dtype.first->second);
+    key.push_back(store.future ? 1 : 0);
   }
+  if (auto hit = cache_.find(key); hit != cache_.end()) {
+    Result result{hit->second, true};
+    fill_bytes(window, result.plan);
+    return result;
+  }
+  Result result{planned(), false};
+  if (cache_.size() >= capacity_) {
+    cache_.clear();  // programs rarely have that many distinct windows; start again
+  }
+  cache_.emplace(std::move(key), result.plan);
   return result;
 }
 

@@ -47,6 +47,8 @@ class Analyzer {
   std::size_t capacity_;
   std::vector<std::string> op_names_;
   std::unordered_map<std::string, std::int32_t> op_ids_;
+  // Every dtype seen, numbered: the plans are cached with their kernels, which name them.
+  std::unordered_map<std::string, std::int32_t> dtype_ids_;
   std::unordered_map<std::vector<std::int64_t>, Plan, VectorHash> cache_;
 };
 

@@ -71,6 +71,17 @@ void bind_plan(py::module_& m)
       .def_readonly("temporaries", &Group::temporaries)
       .def_readonly("bytes_not_allocated", &Group::bytes_not_allocated)
       .def_readonly("args", &Group::args)
+      .def_property_readonly(
+          "arg_triples",
+          [](const Group& g) {
+            // (store, privilege, redop) of each argument, as plain ints:
+            // what a launch reads of them, in one conversion.
+            py::list triples;
+            for (const auto& arg : g.args) {
+              triples.append(py::make_tuple(arg.store, static_cast<int>(arg.privilege), arg.redop));
+            }
+            return triples;
+          })
       .def_readonly("end_reason", &Group::end_reason)
       .def_readonly("kernel_text", &Group::kernel_text)
       .def_readonly("kernel", &Group::kernel)

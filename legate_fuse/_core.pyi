@@ -70,6 +70,7 @@ class Group:
     arg_triples: list[tuple[int, int, int]]  # (store, privilege, redop) of each of `args`
     end_reason: str
     kernel_text: str
+    kernel_number: int  # the text's number in this process (-1: no kernel)
     kernel: KernelSpec | None
     kernel_error: str
 

@@ -266,6 +266,12 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_cached_plan_carries_kernels_of_the_windows_own_dtypes",),
         "a plan is cached with its kernels under each store's dtype (Analyzer::analyze)"),
     Mutation(
+        "kernel-number-per-text", "src/cpp/analysis/kernel_builder.cc",
+        "  numbers.emplace(text, next);\n  return next++;\n",
+        "  return 0;\n",
+        ("tests/integration/test_kernel_layouts.py",),
+        "a kernel's number stands for its text alone (kernel_number): a launch runs its own"),
+    Mutation(
         "broadcast-domain-intersection", "src/cpp/tasks/fused_task.cc",
         "    for (std::int32_t d = 0; d < block.ndim; ++d) {\n"
         "      const std::int64_t lo = std::max<std::int64_t>(block.lo[d], domain.lo()[d]);\n",

@@ -51,22 +51,23 @@ class FusedKernel:
     args: tuple[KernelArg, ...]  # kernel argument i is args[i]
 
 
-# A kernel's canonical text -> its specification and id: a loop's window planned again (from
-# the plan cache) names the same kernels, whose ids are not hashed again.
-_KNOWN: dict[str, tuple[KernelSpec, str]] = {}
+# A kernel's number (`Group.kernel_number`: its canonical text's, in this process) -> its
+# specification and id: a loop's window planned again (from the plan cache) names the same
+# kernels, whose texts are neither read nor hashed again.
+_KNOWN: dict[int, tuple[KernelSpec, str]] = {}
 
 
 def fused_kernel(group: _core.Group, stores: list[Any]) -> FusedKernel:
     """The kernel the analysis built for a fused group, with the stores of its arguments."""
-    text = group.kernel_text
-    known = _KNOWN.get(text) if text else None
+    number = group.kernel_number
+    known = _KNOWN.get(number)
     if known is None:
         spec = group.kernel
-        if spec is None:
+        if spec is None or number < 0:
             raise UnsupportedGroup(group.kernel_error or "the group has no kernel")
         if len(_KNOWN) >= 4096:
             _KNOWN.clear()  # programs rarely have that many kernels; start again
-        known = _KNOWN[text] = (spec, kernel_id(spec))
+        known = _KNOWN[number] = (spec, kernel_id(spec))
     args = tuple(KernelArg(stores[store], _ROLE[privilege], redop)
                  for store, privilege, redop in group.arg_triples)
     return FusedKernel(known[0], known[1], args)

@@ -176,10 +176,31 @@ class KernelBuilder {
 
 }  // namespace
 
+namespace {
+
+// Numbers are never given twice, even after the table is emptied (its size is bounded, as
+// the plan cache's): a number always stands for the one text it was given to.
+std::int64_t kernel_number(const std::string& text)
+{
+  static std::unordered_map<std::string, std::int64_t> numbers;
+  static std::int64_t next = 0;
+  if (const auto found = numbers.find(text); found != numbers.end()) {
+    return found->second;
+  }
+  if (numbers.size() >= 4096) {
+    numbers.clear();
+  }
+  numbers.emplace(text, next);
+  return next++;
+}
+
+}  // namespace
+
 void attach_kernel(const ir::Window& window, const std::vector<std::string>& op_names, Group& group)
 {
   group.kernel.reset();
   group.kernel_text.clear();
+  group.kernel_number = -1;
   group.kernel_error.clear();
   if (group.kind != Group::Kind::Fused) {
     return;
@@ -190,8 +211,9 @@ void attach_kernel(const ir::Window& window, const std::vector<std::string>& op_
     for (const auto task : group.tasks) {
       builder.add_task(window.tasks[static_cast<std::size_t>(task)]);
     }
-    group.kernel      = builder.finish();
-    group.kernel_text = ir::describe(*group.kernel);
+    group.kernel        = builder.finish();
+    group.kernel_text   = ir::describe(*group.kernel);
+    group.kernel_number = kernel_number(group.kernel_text);
   } catch (const Unsupported& error) {
     group.kernel_error = error.what();
   }

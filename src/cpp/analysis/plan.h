@@ -35,7 +35,10 @@ struct Group {
   std::string end_reason;
   std::optional<ir::KernelSpec> kernel;  // Fused only (see kernel_builder.h)
   std::string kernel_text;               // ir::describe(*kernel): the kernel's canonical text
-  std::string kernel_error;              // why there is no kernel
+  // The kernel text's number in this process (equal texts, equal numbers; -1: no kernel): a
+  // launch finds its kernel by it without reading the text.
+  std::int64_t kernel_number{-1};
+  std::string kernel_error;  // why there is no kernel
 };
 
 struct Plan {

@@ -84,6 +84,7 @@ void bind_plan(py::module_& m)
           })
       .def_readonly("end_reason", &Group::end_reason)
       .def_readonly("kernel_text", &Group::kernel_text)
+      .def_readonly("kernel_number", &Group::kernel_number)
       .def_readonly("kernel", &Group::kernel)
       .def_readonly("kernel_error", &Group::kernel_error);
 

@@ -35,24 +35,6 @@ from legate_fuse.capture.task_proxy import AutoTaskProxy, Session
 from legate_fuse.window.holding import StoreArg, TaskRecord
 
 
-class StoreArgCalls:
-    """AutoTask's add_input/add_output/add_reduction, each handed to `_add_store_arg`."""
-
-    __slots__ = ()
-
-    def _add_store_arg(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
-        raise NotImplementedError
-
-    def add_input(self, *args: Any, **kwargs: Any) -> Any:
-        return self._add_store_arg("add_input", args, kwargs)
-
-    def add_output(self, *args: Any, **kwargs: Any) -> Any:
-        return self._add_store_arg("add_output", args, kwargs)
-
-    def add_reduction(self, *args: Any, **kwargs: Any) -> Any:
-        return self._add_store_arg("add_reduction", args, kwargs)
-
-
 class BuildAndExecute:
     """What a lazy task's record runs when it runs unfused: the real task, built now.
 
@@ -79,7 +61,7 @@ class BuildAndExecute:
         task.execute()
 
 
-class LazyAutoTask(StoreArgCalls):
+class LazyAutoTask:
     """Stands for an AutoTask of a kind the lifting knows; records its calls, builds nothing."""
 
     __slots__ = ("__weakref__", "_built", "_executed", "_library", "_max_scalars",
@@ -107,6 +89,15 @@ class LazyAutoTask(StoreArgCalls):
         return self._record
 
     # -- the calls a lifted task is built with ----------------------------------------------
+    def add_input(self, *args: Any, **kwargs: Any) -> Any:
+        return self._add_store_arg("add_input", args, kwargs)
+
+    def add_output(self, *args: Any, **kwargs: Any) -> Any:
+        return self._add_store_arg("add_output", args, kwargs)
+
+    def add_reduction(self, *args: Any, **kwargs: Any) -> Any:
+        return self._add_store_arg("add_reduction", args, kwargs)
+
     def _add_store_arg(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         store = args[0] if args else None
         arity = 2 if name == "add_reduction" else 1

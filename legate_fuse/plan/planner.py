@@ -50,6 +50,10 @@ class Planner:
         self.log_plans = log_plans
         self.analyzer = _core.Analyzer()
         self._op_ids: dict[str, int] = {}
+        # The encoding choose_cut made of a full window, for plan() to reuse: the window runs
+        # its first part right after the cut is chosen, with the same records and no program
+        # code in between (so the same stores, reachable from the same places).
+        self._cut_window: tuple[list[TaskRecord], EncodedWindow] | None = None
         self.listeners: list[Callable[[PlanSummary], None]] = []
 
     def op_id(self, op: str) -> int:
@@ -64,6 +68,7 @@ class Planner:
         if not self.worth_planning(records):
             return len(records)
         window = self.encode(records)
+        self._cut_window = (list(records), window)
         with self.clock.stage("analysis"):
             return self.analyzer.choose_cut(window.descriptions, window.live, window.encoded,
                                             earliest)
@@ -87,9 +92,11 @@ class Planner:
         that stay held and run after them (a cut window); the analysis plans the first part of
         the window they form together, so what the later tasks touch is live, as whatever else
         the program reaches."""
+        # Taken first, whatever happens next: it holds references to the window's stores.
+        cut_window, self._cut_window = self._cut_window, None
         if not self.worth_planning(records):
             return None
-        window = self.encode([*records, *later])
+        window = self._encoding_of([*records, *later], cut_window)
         with self.clock.stage("analysis"):
             plan, hit = self.analyzer.analyze(window.descriptions, window.live, window.encoded,
                                               prefix=len(records))
@@ -104,6 +111,17 @@ class Planner:
             for listener in self.listeners:
                 listener(summary)
         return planned
+
+    def _encoding_of(self, records: list[TaskRecord],
+                     cut_window: tuple[list[TaskRecord], EncodedWindow] | None
+                     ) -> EncodedWindow:
+        """The encoding of `records`: choose_cut's when it encoded these very records."""
+        if cut_window is not None:
+            encoded_records, window = cut_window
+            if len(encoded_records) == len(records) and all(
+                    a is b for a, b in zip(encoded_records, records, strict=True)):
+                return window
+        return self.encode(records)
 
     def encode(self, records: Sequence[TaskRecord]) -> EncodedWindow:
         """The task encoding of ir/window.h, stores numbered by first appearance, and the

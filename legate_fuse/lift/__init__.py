@@ -66,9 +66,10 @@ def lift(record: TaskRecord) -> LiftedTask | None:
     if known is None:
         return None
     op, aligned, privileges = known
-    return LiftedTask(op, tuple(LiftedArg(arg.store, privilege, arg.redop)
-                                for arg, privilege in zip(record.args, privileges,
-                                                          strict=True)), aligned)
+    # A list comprehension, not a generator: built for every held task at every flush.
+    return LiftedTask(op, tuple([LiftedArg(arg.store, privilege, arg.redop)
+                                 for arg, privilege in zip(record.args, privileges,
+                                                           strict=True)]), aligned)
 
 
 def _lift(record: TaskRecord) -> LiftedTask | None:

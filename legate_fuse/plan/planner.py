@@ -134,35 +134,52 @@ class Planner:
 
     def _encode(self, records: Sequence[TaskRecord], lifted: list[LiftedTask | None]
                 ) -> EncodedWindow:
-        window = EncodedWindow(lifted, [], [], [], [])
-        index: dict[int, int] = {}
-
-        def add(store: Any, privilege: int, redop: int) -> None:
-            if id(store) not in index:
-                index[id(store)] = len(window.stores)
-                window.stores.append(store)
-            window.encoded.extend((index[id(store)], privilege, redop))
-
-        for record, task in zip(records, lifted, strict=True):
-            if task is not None:
-                window.encoded += [self.op_id(task.op), int(task.aligned), len(task.args)]
-                for arg in task.args:
-                    add(arg.store, arg.privilege, arg.redop)
-            else:  # opaque: which roots it touches, and which it may write
-                window.encoded += [-1, 0, len(record.stores)]
-                written = opaque_writes(record)
-                for store in record.stores:
-                    add(store, WRITE if written is None or id(store) in written else READ, -1)
+        stores, encoded, index = self._numbered(records, lifted)
         live = self.tracker.live_stores()
         # A store that is a live array's own was described with it (the array holds it, so
         # its id is its own while this runs).
         known = {id(store): text for store, text in live}
-        window.descriptions = [known.get(id(store)) or str(store) for store in window.stores]
-        window.live = [text for _, text in live]
+        descriptions = [known.get(id(store)) or str(store) for store in stores]
+        live_texts = [text for _, text in live]
         held = held_references(records, lifted)
-        window.live += [window.descriptions[index[id(s)]]
-                        for s in foreign_references(window.stores, held)]
-        return window
+        live_texts += [descriptions[index[id(s)]] for s in foreign_references(stores, held)]
+        return EncodedWindow(lifted, stores, descriptions, encoded, live_texts)
+
+    def _numbered(self, records: Sequence[TaskRecord], lifted: list[LiftedTask | None]
+                  ) -> tuple[list[Any], list[int], dict[int, int]]:
+        """The window's stores numbered by first appearance, the task encoding over those
+        numbers, and id(store) -> number. Apart from _encode: no local variable of this loop
+        may still refer to a store when _encode counts references (foreign_references)."""
+        stores: list[Any] = []
+        encoded: list[int] = []
+        index: dict[int, int] = {}
+        op_ids = self._op_ids
+        # Inlined rather than a helper per argument: this runs for every argument of every
+        # held task at every flush.
+        for record, task in zip(records, lifted, strict=True):
+            if task is not None:
+                op = op_ids.get(task.op)
+                if op is None:
+                    op = self.op_id(task.op)
+                encoded += (op, int(task.aligned), len(task.args))
+                for arg in task.args:
+                    store = arg.store
+                    number = index.get(id(store))
+                    if number is None:
+                        number = index[id(store)] = len(stores)
+                        stores.append(store)
+                    encoded += (number, arg.privilege, arg.redop)
+            else:  # opaque: which roots it touches, and which it may write
+                encoded += (-1, 0, len(record.stores))
+                written = opaque_writes(record)
+                for store in record.stores:
+                    number = index.get(id(store))
+                    if number is None:
+                        number = index[id(store)] = len(stores)
+                        stores.append(store)
+                    privilege = WRITE if written is None or id(store) in written else READ
+                    encoded += (number, privilege, -1)
+        return stores, encoded, index
 
 
 def lifted_form(record: TaskRecord) -> LiftedTask | None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from legate_fuse import _core
-from legate_fuse.lift import READ, WRITE, LiftedTask, lift, task_name
+from legate_fuse.lift import READ, WRITE, LiftedArg, LiftedTask, lift, task_name
 from legate_fuse.stage_clock import StageClock
 from legate_fuse.stats import Stats
 from legate_fuse.window.holding import TaskRecord
@@ -153,32 +153,22 @@ class Planner:
         stores: list[Any] = []
         encoded: list[int] = []
         index: dict[int, int] = {}
-        op_ids = self._op_ids
-        # Inlined rather than a helper per argument: this runs for every argument of every
-        # held task at every flush.
         for record, task in zip(records, lifted, strict=True):
             if task is not None:
-                op = op_ids.get(task.op)
-                if op is None:
-                    op = self.op_id(task.op)
-                encoded += (op, int(task.aligned), len(task.args))
-                for arg in task.args:
-                    store = arg.store
-                    number = index.get(id(store))
-                    if number is None:
-                        number = index[id(store)] = len(stores)
-                        stores.append(store)
-                    encoded += (number, arg.privilege, arg.redop)
+                args: Sequence[LiftedArg] = task.args
+                encoded += (self.op_id(task.op), int(task.aligned), len(args))
             else:  # opaque: which roots it touches, and which it may write
-                encoded += (-1, 0, len(record.stores))
-                written = opaque_writes(record)
-                for store in record.stores:
-                    number = index.get(id(store))
-                    if number is None:
-                        number = index[id(store)] = len(stores)
-                        stores.append(store)
-                    privilege = WRITE if written is None or id(store) in written else READ
-                    encoded += (number, privilege, -1)
+                args = opaque_args(record)
+                encoded += (-1, 0, len(args))
+            # Inlined rather than a helper per argument: this runs for every argument of
+            # every held task at every flush.
+            for arg in args:
+                store = arg.store
+                number = index.get(id(store))
+                if number is None:
+                    number = index[id(store)] = len(stores)
+                    stores.append(store)
+                encoded += (number, arg.privilege, arg.redop)
         return stores, encoded, index
 
 
@@ -187,6 +177,13 @@ def lifted_form(record: TaskRecord) -> LiftedTask | None:
     if record.lifted is None:
         record.lifted = (lift(record),)
     return record.lifted[0]
+
+
+def opaque_args(record: TaskRecord) -> list[LiftedArg]:
+    """An opaque task's stores as arguments: read if it takes them as inputs, else written."""
+    written = opaque_writes(record)
+    return [LiftedArg(store, WRITE if written is None or id(store) in written else READ)
+            for store in record.stores]
 
 
 def opaque_writes(record: TaskRecord) -> set[int] | None:

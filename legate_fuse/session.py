@@ -12,6 +12,7 @@ from typing import Any
 
 from legate_fuse import settings
 from legate_fuse.capture import compat, flush_points
+from legate_fuse.capture.call_sites import CallSites
 from legate_fuse.capture.external_memory import ExternalMemory
 from legate_fuse.capture.import_hooks import after_import
 from legate_fuse.capture.packed_futures import PackedFutures
@@ -39,6 +40,7 @@ class Session:
         # Stores over memory the program owns (NumPy buffers): a task writing one runs at once.
         self.external = ExternalMemory(root_key, self._live_roots)
         self.packed_futures = PackedFutures(root_key, self._roots_in_use)
+        self.call_sites = CallSites(self.stats, config.sites)
         self._planner: Any = None
         self._fuser: Any = None
         self._warned = False
@@ -73,7 +75,11 @@ class Session:
         """A task built at once is submitted: it runs now, after everything held (normally
         nothing: see RuntimeProxy.create_eager_task)."""
         self.stats.tasks_seen += 1
-        self.flush("opaque_task")
+        if len(self.window):
+            self.flush("opaque_task")
+        if not self.clock.enabled:  # the common case, without a context manager
+            task.execute()
+            return
         with self.clock.stage("run_unfused"):
             task.execute()
 
@@ -129,7 +135,7 @@ class Session:
             from legate_fuse.plan.planner import Planner
 
             self._planner = Planner(self.stats, self.tracker, "plan" in self.config.log_topics,
-                                    self.clock)
+                                    self.clock, self.call_sites)
         return self._planner
 
     def warn_once(self, message: str) -> None:

@@ -93,6 +93,12 @@ PROFILE = Setting(
     "analysis, kernels, launch, tasks run unfused) and adds it to the statistics, in "
     "microseconds per task; costs about a microsecond per task while on.",
 )
+SITES = Setting(
+    "LEGATE_FUSE_SITES", True, parse_switch,
+    "1 builds at once, as cuPyNumeric does, the tasks of a program line whose tasks of that "
+    "kind were not lifted (a clip, complex data), rather than recording them to build later; "
+    "0 records every task of a kind the lifting knows.",
+)
 LOG_LEVEL = Setting(
     "LEGATE_FUSE_LOG_LEVEL", "warning", parse_log_level,
     "Verbosity of the 'legate_fuse' logger: error, warning, info or debug.",
@@ -125,8 +131,8 @@ C_COMPILER = Setting(
 )
 
 ALL_SETTINGS: tuple[Setting[object], ...] = (
-    ENABLED, WINDOW_SIZE, STATS, PROFILE, LOG_LEVEL, LOG, CACHE_DIR,  # type: ignore[assignment]
-    C_COMPILER,
+    ENABLED, WINDOW_SIZE, STATS, PROFILE, SITES, LOG_LEVEL, LOG,  # type: ignore[assignment]
+    CACHE_DIR, C_COMPILER,
 )
 
 
@@ -142,6 +148,7 @@ class Config:
     cache_dir: str = ""
     c_compiler: str = "cc"
     profile: bool = False
+    sites: bool = True
 
 
 def load(environ: Mapping[str, str] | None = None) -> Config:
@@ -154,6 +161,7 @@ def load(environ: Mapping[str, str] | None = None) -> Config:
         cache_dir=CACHE_DIR.read(environ) or default_cache_dir(),
         c_compiler=C_COMPILER.read(environ),
         profile=PROFILE.read(environ),
+        sites=SITES.read(environ),
     )
 
 

@@ -18,6 +18,8 @@ class Stats:
     plan_cache_hits: int = 0
     kernel_cache_hits: int = 0
     compile_seconds: float = 0.0
+    # Tasks of call sites whose tasks are not lifted, built at once (capture/call_sites.py).
+    tasks_built_at_once: int = 0
     flushes: Counter[str] = field(default_factory=Counter)
     # Seconds per stage (stage_clock.py), with LEGATE_FUSE_PROFILE=1 only.
     stage_seconds: dict[str, float] = field(default_factory=dict)
@@ -33,6 +35,7 @@ class Stats:
             "plan_cache_hits": self.plan_cache_hits,
             "kernel_cache_hits": self.kernel_cache_hits,
             "compile_seconds": self.compile_seconds,
+            "tasks_built_at_once": self.tasks_built_at_once,
             "flushes": dict(sorted(self.flushes.items())),
             **({"stage_seconds": dict(self.stage_seconds)} if self.stage_seconds else {}),
         }

@@ -342,6 +342,19 @@ MUTATIONS: tuple[Mutation, ...] = (
         "    return hashlib.sha256(text.encode()).hexdigest()[:32]\n",
         ("tests/integration/test_rank_independence.py",),
         "a fused task names its kernel by a hash of its specification alone (rank-independent)"),
+    Mutation(
+        "site-built-at-once", "legate_fuse/capture/call_sites.py",
+        "        if state is None or state[0] == 0:\n            return False\n",
+        "        return False\n",
+        ("tests/integration/test_call_sites.py::test_a_clip_in_a_loop_is_built_at_once",),
+        "the tasks of a call site whose tasks are not lifted are built at once"),
+    Mutation(
+        "site-lifted-sticky", "legate_fuse/capture/call_sites.py",
+        "            if site is not None:\n                self._sites[site] = None\n",
+        "            pass\n",
+        ("tests/integration/test_call_sites.py::"
+         "test_a_site_whose_tasks_lift_again_is_recorded_again",),
+        "a call site with a task lifted is always recorded"),
 )
 
 

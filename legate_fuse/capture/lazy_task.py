@@ -186,6 +186,10 @@ class LazyAutoTask:
         """The real AutoTask, behind an eager proxy whose record replaces the lazy one: for a
         call not understood here, before the task is submitted."""
         if self._built is None:
+            record = self._record
+            # Given a call the lifting does not understand: this task is not lifted.
+            self._session.call_sites.note(record.library_name, record.task_id, record.site,
+                                          lifted=False)
             runtime, library = self._session.runtime_proxy, self._library
             self._built, self.variables = replay(
                 self._record, self._provenance,

@@ -69,21 +69,32 @@ class RuntimeProxy:
         if lazy_ids is None:
             lazy_ids = self._lazy_by_library[name] = self._lazy_task_ids(name)
         if task_id in lazy_ids:
+            site = None
+            sites = self._session.call_sites
+            if sites.watched and (name, task_id) in sites.watched:
+                # A kind some task of which was not lifted: is this one's site such?
+                site = sites.site_of_caller(name, int(task_id))
+                if sites.build_at_once(site):
+                    return self.create_eager_task(library, task_id)
             clock = self._session.clock
             lazy = TimedLazyAutoTask if clock.enabled else LazyAutoTask
             with clock.stage("record"):
-                return lazy(self._session, library, int(task_id), self._scope.provenance(),
+                task = lazy(self._session, library, int(task_id), self._scope.provenance(),
                             lazy_ids[task_id])
+                task.record.site = site
+                return task
         return self.create_eager_task(library, task_id)
 
     def create_eager_task(self, library: Any, task_id: Any) -> AutoTaskProxy:
         """An AutoTask built at once, to run when submitted. What is held runs first: its
         tasks are earlier in the program, and Legate submits a task more slowly when one
         writing its inputs is created after it."""
-        self._session.flush("opaque_task")
-        with self._session.clock.stage("build_task"):
+        session = self._session
+        if len(session.window):
+            session.flush("opaque_task")
+        with session.clock.stage("build_task"):
             task = self._runtime.create_auto_task(library, task_id)
-        return AutoTaskProxy(task, self._session)
+        return AutoTaskProxy(task, session)
 
     def create_manual_task(self, *args: Any, **kwargs: Any) -> ManualTaskProxy:
         return ManualTaskProxy(self._runtime.create_manual_task(*args, **kwargs), self._session)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from legate_fuse.capture.call_sites import CallSites
 from legate_fuse.capture.external_memory import ExternalMemory
 from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.stage_clock import StageClock
@@ -18,6 +19,8 @@ class Session(Protocol):
     """What the proxies need of the fusion session (session.Session implements it)."""
 
     packed_futures: PackedFutures
+    call_sites: CallSites
+    window: Any  # window.holding.Window: its length is the number of tasks held
     external: ExternalMemory
     clock: StageClock
     runtime_proxy: Any  # proxies.RuntimeProxy
@@ -49,6 +52,23 @@ class AutoTaskProxy:
 
     def execute(self) -> None:
         self._session.run_at_once(self._task)
+
+    # The calls every task is built with, forwarded directly: an attribute found on the class
+    # costs a fraction of the failed lookup that reaches __getattr__.
+    def add_input(self, *args: Any, **kwargs: Any) -> Any:
+        return self._task.add_input(*args, **kwargs)
+
+    def add_output(self, *args: Any, **kwargs: Any) -> Any:
+        return self._task.add_output(*args, **kwargs)
+
+    def add_reduction(self, *args: Any, **kwargs: Any) -> Any:
+        return self._task.add_reduction(*args, **kwargs)
+
+    def add_scalar_arg(self, *args: Any, **kwargs: Any) -> Any:
+        return self._task.add_scalar_arg(*args, **kwargs)
+
+    def add_constraint(self, *args: Any, **kwargs: Any) -> Any:
+        return self._task.add_constraint(*args, **kwargs)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._task, name)

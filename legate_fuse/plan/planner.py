@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from legate_fuse import _core
+from legate_fuse.capture.call_sites import CallSites
 from legate_fuse.lift import READ, WRITE, LiftedArg, LiftedTask, lift, task_name
 from legate_fuse.stage_clock import StageClock
 from legate_fuse.stats import Stats
@@ -43,8 +44,10 @@ class EncodedWindow:
 
 class Planner:
     def __init__(self, stats: Stats, tracker: ArrayTracker, log_plans: bool = False,
-                 clock: StageClock | None = None) -> None:
+                 clock: StageClock | None = None, call_sites: CallSites | None = None) -> None:
         self.stats = stats
+        # Told whether each record lifted, so that sites whose tasks never do are not recorded.
+        self.call_sites = call_sites or CallSites(stats, enabled=False)
         self.clock = clock or StageClock(stats.stage_seconds, enabled=False)
         self.tracker = tracker
         self.log_plans = log_plans
@@ -61,6 +64,16 @@ class Planner:
         if found is None:  # the analysis numbers operations; looked up here once per name
             found = self._op_ids[op] = self.analyzer.op_id(op)
         return found
+
+    def lifted_form(self, record: TaskRecord) -> LiftedTask | None:
+        """The record's lifted form, lifted once (a cut window plans its tasks twice)."""
+        if record.lifted is None:
+            task = lift(record)
+            record.lifted = (task,)
+            if task is None or record.site is not None:
+                self.call_sites.note(record.library_name, record.task_id, record.site,
+                                     lifted=task is not None)
+        return record.lifted[0]
 
     def choose_cut(self, records: Sequence[TaskRecord], earliest: int) -> int:
         """How many leading tasks of a full window to run (analysis/cut.h); all of them when
@@ -81,7 +94,7 @@ class Planner:
         with self.clock.stage("lift"):
             lifted = 0
             for record in records:
-                lifted += lifted_form(record) is not None
+                lifted += self.lifted_form(record) is not None
                 if lifted == 2:
                     return True
             return False
@@ -128,7 +141,7 @@ class Planner:
         stores the program can reach: the live arrays' and those referenced from outside the
         window's records."""
         with self.clock.stage("lift"):
-            lifted = [lifted_form(record) for record in records]
+            lifted = [self.lifted_form(record) for record in records]
         with self.clock.stage("encode"):
             return self._encode(records, lifted)
 
@@ -172,11 +185,6 @@ class Planner:
         return stores, encoded, index
 
 
-def lifted_form(record: TaskRecord) -> LiftedTask | None:
-    """The record's lifted form, lifted once (a cut window plans its tasks twice)."""
-    if record.lifted is None:
-        record.lifted = (lift(record),)
-    return record.lifted[0]
 
 
 def opaque_args(record: TaskRecord) -> list[LiftedArg]:

@@ -53,6 +53,8 @@ class TaskRecord:
     # Of a lazy record: its calls with stores replaced by their argument index, type and
     # whether they are partitioned; whatever lifting reads of a task but the stores themselves.
     shape: list[Any] = field(default_factory=list)
+    # Of a lazy record whose kind is watched: the program's call site (capture/call_sites.py).
+    site: Any = None
 
 
 # How many leading records of a full window to run (see src/cpp/analysis/cut.h); all without.

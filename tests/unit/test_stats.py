@@ -4,7 +4,7 @@ EXPECTED_KEYS = {
     "tasks_seen", "tasks_fused", "fused_launches", "temporaries_eliminated",
     "bytes_not_allocated", "windows_planned", "plan_cache_hits",
     "kernel_cache_hits",
-    "compile_seconds", "flushes",
+    "compile_seconds", "tasks_built_at_once", "flushes",
 }
 
 

@@ -1,0 +1,140 @@
+"""Call sites whose tasks are never lifted: their next tasks are built at once, not recorded.
+
+A task of a kind the lifting knows is recorded and built only if it runs unfused
+(lazy_task.py). Recording it, then building it by replaying the calls, costs the program tens of
+microseconds more than building it at once; that is repaid only when the task is lifted. Some
+never are: a clip (its bounds are run-time values, which kernels do not take), an operation on
+complex data. A line of the program issues the same operations each time it runs, so the plugin
+remembers, per call site and task kind, whether its tasks were lifted:
+
+- a site is the program's instruction that called into cuPyNumeric (the first frame outside
+  Legate, cuPyNumeric and this plugin: its code object and instruction offset), with the
+  library and task id of the task; one call that issues several tasks has one site per kind;
+- once a task of a site is lifted, the site's tasks are always recorded;
+- while none is, each task of the site that is not lifted builds the next ones at once: 1, then
+  2, 4, ... up to `LONGEST_RUN` tasks, after which one is recorded again to see whether it still
+  is not lifted (a helper called first on complex, then on float data, is lifted again after at
+  most `LONGEST_RUN` tasks built at once).
+
+Finding the site walks a few Python frames (about a microsecond), so it is done only for task
+kinds of which a task was not lifted: a program whose tasks all lift pays nothing for this.
+Turned off by LEGATE_FUSE_SITES=0: every task of a kind the lifting knows is recorded.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import CodeType, FrameType
+from typing import Any
+
+from legate_fuse.stats import Stats
+
+# Most tasks of a site built at once before one is recorded again.
+LONGEST_RUN = 128
+# Sites remembered; past this many (a program generating code?), forgotten and learned again.
+MOST_SITES = 4096
+# Modules whose frames are not the program's: the call site is the first frame outside them.
+LIBRARY_PACKAGES = frozenset({"legate", "cupynumeric", "legate_fuse"})
+
+Site = tuple[int, int, str, int]  # id(code), instruction offset, library, task id
+
+
+class CallSites:
+    def __init__(self, stats: Stats, enabled: bool = True) -> None:
+        self.stats = stats
+        self.enabled = enabled
+        # (library, task id) of which a task was not lifted: only their sites are looked up.
+        self.watched: set[tuple[str, int]] = set()
+        # Site -> [tasks still to build at once, length of the last run]; None once lifted.
+        self._sites: dict[Site, list[int] | None] = {}
+        # id(code object) -> whether it is a library's; depths of the program's frame from
+        # site_of_caller, per library function creating tasks (id of its code object).
+        self._library_code: dict[int, bool] = {}
+        self._depths: dict[int, list[int]] = {}
+        # Every code object known by id, kept so that no id is reused while it is a key.
+        self._codes: dict[int, CodeType] = {}
+
+    def site_of_caller(self, library_name: str, task_id: int) -> Site | None:
+        """The program's call site of the task its caller is creating (None if every frame
+        is a library's, e.g. a task created at exit)."""
+        # Reaching a frame through f_back makes Python build a frame object for each frame
+        # passed (a cuPyNumeric call is about ten frames deep), while sys._getframe(n) builds
+        # only the one it returns: the depth of the program's frame is remembered per library
+        # function creating the task (sys._getframe(2)), and checked on the frame object of
+        # that depth and of the one it called, which must be a library's.
+        creator = sys._getframe(2).f_code
+        depths = self._depths.get(id(creator))
+        if depths is not None:
+            for depth in depths:
+                try:
+                    callee = sys._getframe(depth - 1)
+                except ValueError:  # the stack is not that deep
+                    continue
+                frame = callee.f_back
+                if frame is not None and self._in_library(callee) and not self._in_library(
+                        frame):
+                    return (id(frame.f_code), frame.f_lasti, library_name, task_id)
+        depth, frame = 2, sys._getframe(2)
+        while frame is not None and self._in_library(frame):
+            depth, frame = depth + 1, frame.f_back
+        if frame is None:
+            return None
+        if depths is None:
+            depths = self._depths[id(creator)] = []
+            self._codes[id(creator)] = creator
+        if len(depths) < 4:  # a function reached from the program in different ways
+            # Shallowest first: the first match is the first frame outside the libraries.
+            depths.append(depth)
+            depths.sort()
+        return (id(frame.f_code), frame.f_lasti, library_name, task_id)
+
+    def _in_library(self, frame: FrameType) -> bool:
+        """Whether `frame` runs code of Legate, cuPyNumeric or this plugin (per code object,
+        by id: a code object's hash is computed anew at each call, from its bytecode)."""
+        inside = self._library_code.get(id(frame.f_code))
+        if inside is None:
+            if len(self._codes) >= MOST_SITES:  # forgotten together: the ids are their keys
+                self._codes.clear()
+                self._library_code.clear()
+                self._depths.clear()
+            module = str(frame.f_globals.get("__name__", ""))
+            inside = self._library_code[id(frame.f_code)] = (
+                module.partition(".")[0] in LIBRARY_PACKAGES)
+            self._codes[id(frame.f_code)] = frame.f_code
+        return inside
+
+    def build_at_once(self, site: Site | None) -> bool:
+        """Whether the task created at `site` is to be built at once (counts it)."""
+        state = self._sites.get(site) if site is not None else None
+        if state is None or state[0] == 0:
+            return False
+        state[0] -= 1
+        self.stats.tasks_built_at_once += 1
+        return True
+
+    def note(self, library_name: str, task_id: int, site: Site | None, lifted: bool) -> None:
+        """A recorded task of `site` was lifted, or not (planned as opaque, or given a call
+        that made it be built while it was recorded)."""
+        if not self.enabled:
+            return
+        if lifted:
+            if site is not None:
+                self._sites[site] = None
+            return
+        self.watched.add((library_name, task_id))
+        if site is None:
+            return
+        if site not in self._sites:
+            if len(self._sites) >= MOST_SITES:
+                self._sites.clear()
+            self._sites[site] = [1, 1]
+            return
+        state = self._sites[site]
+        if state is not None:  # a run of tasks built at once ended with one not lifted
+            state[1] = min(2 * state[1], LONGEST_RUN)
+            state[0] = state[1]
+
+    def state(self, site: Site) -> Any:
+        """What is known of `site` (for tests): None once lifted, else [to build at once,
+        length of the last run]; KeyError if nothing."""
+        return self._sites[site]

@@ -1,0 +1,41 @@
+"""Call sites whose tasks are not lifted have their next tasks built at once, as cuPyNumeric
+builds them (capture/call_sites.py); a site once lifted is always recorded."""
+
+from __future__ import annotations
+
+import cupynumeric as num
+import numpy
+
+from legate_fuse.session import Session
+
+
+def test_a_clip_in_a_loop_is_built_at_once(session: Session) -> None:
+    values = numpy.linspace(-1.0, 1.0, 1000)
+    a = num.array(values)
+    before = session.stats.tasks_built_at_once
+    for _ in range(20):
+        a = num.clip(a * 1.5, -0.5, 0.5)  # the clip's bounds are run-time values: not lifted
+    result = numpy.asarray(a)
+    expected = values
+    for _ in range(20):
+        expected = numpy.clip(expected * 1.5, -0.5, 0.5)
+    numpy.testing.assert_array_equal(result, expected)
+    # 1, 2, 4, 8 clips built at once between the recorded ones.
+    assert session.stats.tasks_built_at_once - before >= 10
+
+
+def test_a_site_whose_tasks_lift_again_is_recorded_again(session: Session) -> None:
+    real = numpy.linspace(-1.0, 1.0, 100)
+    complex_values = real + 1j * real
+    arrays = [num.array(complex_values), num.array(real)]
+    before = session.stats.tasks_built_at_once
+    fused = session.stats.tasks_fused
+    for i in range(40):
+        x = arrays[i % 2]
+        y = -x  # one line: not lifted on complex data, lifted on float data
+        result = numpy.asarray(y * 2)
+        expected = -(complex_values if i % 2 == 0 else real) * 2
+        numpy.testing.assert_array_equal(result, expected)
+    # Built at once until a negation of float data was recorded and lifted: never after.
+    assert session.stats.tasks_built_at_once - before <= 4
+    assert session.stats.tasks_fused - fused >= 2 * 15

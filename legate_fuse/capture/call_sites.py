@@ -114,7 +114,9 @@ class CallSites:
 
     def note(self, library_name: str, task_id: int, site: Site | None, lifted: bool) -> None:
         """A recorded task of `site` was lifted, or not (planned as opaque, or given a call
-        that made it be built while it was recorded)."""
+        that made it be built while it was recorded). Whether a lifted task is fused is not
+        asked: that depends on the tasks around it, and a site built at once changes those of
+        its neighbours (the window is flushed where it is created)."""
         if not self.enabled:
             return
         if lifted:

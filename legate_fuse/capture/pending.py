@@ -89,14 +89,13 @@ def constraint_function(kind: str, original: Any) -> Any:
     pends = kind in ("align", "broadcast")
 
     def constraint(*args: Any, **kwargs: Any) -> Any:
-        pending, recordable = False, True
         for arg in args:
             if type(arg) is PendingVariable:
-                pending = True
-            elif recordable and not (immutable(arg) or type(arg) is range):
-                recordable = False
-        if not pending:
+                break
+        else:  # over real variables only (a task built at once): Legate's own, unchecked
             return original(*args, **kwargs)
+        recordable = all(type(arg) is PendingVariable or immutable(arg) or type(arg) is range
+                         for arg in args)
         if pends and recordable and not kwargs:
             return PendingConstraint(kind, args)
         return original(*map(real, args), **kwargs)

@@ -16,9 +16,18 @@ def build_fused_task(
     store aligned with every other (the group's iteration space), the kernel's id (registered
     with `_tasks` by this process) and its run-time scalars as arguments: the same in every
     process. `runtime` is Legate's own runtime (not the interceptor's proxy)."""
-    from legate.core import align
+    from legate.core import types
 
+    from legate_fuse.capture.pending import ORIGINAL_CONSTRAINTS
     from legate_fuse.capture.scopes import legate_scope
+
+    # Legate's own align (not the session's, which looks for variables of recorded tasks),
+    # over every partitioned argument at once: one constraint call instead of one per pair.
+    align: Any = ORIGINAL_CONSTRAINTS.get("align")
+    if align is None:  # the session did not replace Legate's (tests of this module alone)
+        from legate.core import align as legate_align
+
+        align = legate_align
 
     with legate_scope()(provenance=provenance):
         task = runtime.create_auto_task(tasks.library(), tasks.FUSED_TASK_ID)
@@ -32,8 +41,8 @@ def build_fused_task(
                 variable = task.add_reduction(arg.store, arg.redop)
             if arg.store.ndim > 0:
                 partitioned.append(variable)
-        for variable in partitioned[1:]:
-            task.add_constraint(align(partitioned[0], variable))
-        task.add_scalar_arg(kernel_id)
+        if len(partitioned) > 1:
+            task.add_constraint(align(*partitioned))
+        task.add_scalar_arg(kernel_id, types.string_type)
         task.add_scalar_arg(scalars)
     return task

@@ -32,19 +32,22 @@ APPS = Path(__file__).resolve().parent / "apps"
 PEERS = Path(__file__).resolve().parent / "peers.py"
 PEER_APPS = ("black_scholes", "expression")  # the functional ones the other peers express
 
-# application: (small size, large size, iterations); quick mode uses the small size.
-SUITE: dict[str, tuple[int, int, int]] = {
-    "black_scholes": (10_000, 2_000_000, 3),
-    "expression": (10_000, 10_000_000, 5),
-    "stream": (10_000, 10_000_000, 5),
-    "jacobi2d": (100, 2000, 20),
-    "cg": (100, 1000, 20),
-    "logreg": (10_000, 1_000_000, 5),
-    "cg1d": (2_000, 10_000_000, 10),
-    "kmeans": (10_000, 1_000_000, 5),
-    "linreg": (10_000, 1_000_000, 10),
-    "cfd": (50, 400, 5),
-    "shallow_water": (100, 1000, 5),
+# application: (small size, large size, iterations at the small size, at the large size); quick
+# mode uses the small size. A small size runs enough iterations for about half a second of timed
+# work without fusion: fewer (a few milliseconds each) would time the first iterations' one-off
+# costs (new plans and kernels loaded) and the machine's noise more than the steady loop.
+SUITE: dict[str, tuple[int, int, int, int]] = {
+    "black_scholes": (10_000, 2_000_000, 80, 3),
+    "expression": (10_000, 10_000_000, 400, 5),
+    "stream": (10_000, 10_000_000, 400, 5),
+    "jacobi2d": (100, 2000, 400, 20),
+    "cg": (100, 1000, 150, 20),
+    "logreg": (10_000, 1_000_000, 100, 5),
+    "cg1d": (2_000, 10_000_000, 200, 10),
+    "kmeans": (10_000, 1_000_000, 100, 5),
+    "linreg": (10_000, 1_000_000, 150, 10),
+    "cfd": (50, 400, 15, 5),
+    "shallow_water": (100, 1000, 60, 5),
 }
 QUICK_SIZES = {"jacobi2d": 30, "cg": 30, "cfd": 20, "shallow_water": 30}
 
@@ -53,6 +56,7 @@ QUICK_SIZES = {"jacobi2d": 30, "cg": 30, "cfd": 20, "shallow_water": 30}
 class Row:
     app: str
     size: int
+    iterations: int  # timed, after one warm-up iteration
     off_median: float
     off_min: float
     off_max: float
@@ -100,7 +104,7 @@ def measure(app: str, size: int, iterations: int, repeats: int, peers: list[str]
         peer_medians[peer] = statistics.median(
             run_once(command, "off")["seconds_per_iteration"] for _ in range(repeats))
     return Row(
-        app, size, statistics.median(off), min(off), max(off), statistics.median(on), min(on),
+        app, size, iterations, statistics.median(off), min(off), max(off), statistics.median(on), min(on),
         max(on), statistics.median(ratios), min(ratios), max(ratios),
         statistics.median(r["peak_rss_mb"] for r in result.off),
         statistics.median(r["peak_rss_mb"] for r in result.on),
@@ -127,15 +131,15 @@ def machine() -> str:
 
 def table(rows: list[Row], bandwidth: float) -> str:
     lines = [
-        "| application | size | off s/iter (min-max) | on s/iter (min-max) | speedup (min-max) "
+        "| application | size | iterations | off s/iter (min-max) | on s/iter (min-max) | speedup (min-max) "
         "| peak RSS off / on MiB | fused launches | temporaries | bandwidth | peers s/iter |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         fraction = f"{r.bandwidth_fraction:.0%}" if r.bandwidth_fraction is not None else ""
         peer = ", ".join(f"{name} {seconds:.4g}" for name, seconds in r.peers.items())
         lines.append(
-            f"| {r.app} | {r.size:,} | {r.off_median:.4g} ({r.off_min:.4g}-{r.off_max:.4g}) "
+            f"| {r.app} | {r.size:,} | {r.iterations} | {r.off_median:.4g} ({r.off_min:.4g}-{r.off_max:.4g}) "
             f"| {r.on_median:.4g} ({r.on_min:.4g}-{r.on_max:.4g}) "
             f"| {r.ratio_median:.2f}x ({r.ratio_min:.2f}-{r.ratio_max:.2f}) "
             f"| {r.rss_off_mb:.0f} / {r.rss_on_mb:.0f} | {r.fusion.get('fused_launches', '')} "
@@ -191,11 +195,12 @@ def main() -> None:
     bandwidth = stream_triad_bandwidth(2_000_000 if args.quick else 20_000_000)
     rows = []
     for app in args.apps.split(","):
-        small, large, iterations = SUITE[app]
-        sizes = [QUICK_SIZES.get(app, small)] if args.quick else [small, large]
-        for size in sizes:
-            rows.append(measure(app, size, 2 if args.quick else iterations,
-                                1 if args.quick else args.repeats, peers, bandwidth))
+        small, large, small_iterations, large_iterations = SUITE[app]
+        runs = ([(QUICK_SIZES.get(app, small), 2)] if args.quick
+                else [(small, small_iterations), (large, large_iterations)])
+        for size, iterations in runs:
+            rows.append(measure(app, size, iterations, 1 if args.quick else args.repeats, peers,
+                                bandwidth))
             print(f"{app} {size:,}: {rows[-1].ratio_median:.2f}x", flush=True)
     report = table(rows, bandwidth)
     for label, picked in (("small", rows[0::2]), ("large", rows[1::2])):

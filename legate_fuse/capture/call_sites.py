@@ -16,9 +16,10 @@ remembers, per call site and task kind, whether its tasks were lifted:
   is not lifted (a helper called first on complex, then on float data, is lifted again after at
   most `LONGEST_RUN` tasks built at once).
 
-Finding the site walks a few Python frames (about a microsecond), so it is done only for task
-kinds of which a task was not lifted: a program whose tasks all lift pays nothing for this.
-Turned off by LEGATE_FUSE_SITES=0: every task of a kind the lifting knows is recorded.
+Finding the site reads two of the caller's frames at a remembered depth (about a microsecond),
+so it is done only for task kinds of which a task was not lifted: a program whose tasks all
+lift pays nothing for this. Whether a lifted task is fused is not learned (see `note`). Turned
+off by LEGATE_FUSE_SITES=0: every task of a kind the lifting knows is recorded.
 """
 
 from __future__ import annotations

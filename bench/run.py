@@ -104,8 +104,9 @@ def measure(app: str, size: int, iterations: int, repeats: int, peers: list[str]
         peer_medians[peer] = statistics.median(
             run_once(command, "off")["seconds_per_iteration"] for _ in range(repeats))
     return Row(
-        app, size, iterations, statistics.median(off), min(off), max(off), statistics.median(on), min(on),
-        max(on), statistics.median(ratios), min(ratios), max(ratios),
+        app, size, iterations, statistics.median(off), min(off), max(off),
+        statistics.median(on), min(on), max(on),
+        statistics.median(ratios), min(ratios), max(ratios),
         statistics.median(r["peak_rss_mb"] for r in result.off),
         statistics.median(r["peak_rss_mb"] for r in result.on),
         ideal / statistics.median(on) / bandwidth if ideal else None,
@@ -131,15 +132,17 @@ def machine() -> str:
 
 def table(rows: list[Row], bandwidth: float) -> str:
     lines = [
-        "| application | size | iterations | off s/iter (min-max) | on s/iter (min-max) | speedup (min-max) "
-        "| peak RSS off / on MiB | fused launches | temporaries | bandwidth | peers s/iter |",
+        "| application | size | iterations | off s/iter (min-max) | on s/iter (min-max) "
+        "| speedup (min-max) | peak RSS off / on MiB | fused launches | temporaries | bandwidth "
+        "| peers s/iter |",
         "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         fraction = f"{r.bandwidth_fraction:.0%}" if r.bandwidth_fraction is not None else ""
         peer = ", ".join(f"{name} {seconds:.4g}" for name, seconds in r.peers.items())
         lines.append(
-            f"| {r.app} | {r.size:,} | {r.iterations} | {r.off_median:.4g} ({r.off_min:.4g}-{r.off_max:.4g}) "
+            f"| {r.app} | {r.size:,} | {r.iterations} "
+            f"| {r.off_median:.4g} ({r.off_min:.4g}-{r.off_max:.4g}) "
             f"| {r.on_median:.4g} ({r.on_min:.4g}-{r.on_max:.4g}) "
             f"| {r.ratio_median:.2f}x ({r.ratio_min:.2f}-{r.ratio_max:.2f}) "
             f"| {r.rss_off_mb:.0f} / {r.rss_on_mb:.0f} | {r.fusion.get('fused_launches', '')} "

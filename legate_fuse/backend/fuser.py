@@ -62,11 +62,12 @@ class Fuser:
         run (or was covered by a fused task, or was dead). Every task runs even if one of the
         program's own tasks raises, as without the window: the first such error is returned
         for the caller to raise."""
-        if not _covers_every_task(planned):
+        groups = planned.plan.groups  # a new list at each access: read once
+        if not _covers_every_task(groups, len(planned.records)):
             self.warn("a plan did not account for every task of its window, running it unfused")
             return self.run_as_built(planned.records, range(len(planned.records)), done)
         first_error: BaseException | None = None
-        for group in planned.plan.groups:
+        for group in groups:
             if group.kind == "fused" and self._launch(planned, group):
                 for t in (*group.tasks, *group.dead_tasks):
                     done[t] = True
@@ -159,10 +160,10 @@ class Fuser:
         self.stats.compile_seconds = sum(c.compile_seconds for c in caches)
 
 
-def _covers_every_task(planned: PlannedWindow) -> bool:
-    """Whether the plan runs or drops (as dead) each task of the window exactly once."""
-    seen = [t for g in planned.plan.groups for t in (*g.tasks, *g.dead_tasks)]
-    return sorted(seen) == list(range(len(planned.records)))
+def _covers_every_task(groups: Sequence[_core.Group], tasks: int) -> bool:
+    """Whether the groups run or drop (as dead) each of a window's `tasks` exactly once."""
+    seen = [t for g in groups for t in (*g.tasks, *g.dead_tasks)]
+    return sorted(seen) == list(range(tasks))
 
 
 def _describe(error: BaseException) -> str:

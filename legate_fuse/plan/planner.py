@@ -221,9 +221,10 @@ class PlanSummary:
     @staticmethod
     def of(planned: PlannedWindow) -> PlanSummary:
         ops = tuple(task_label(r, t) for r, t in zip(planned.records, planned.lifted, strict=True))
+        plan_groups = planned.plan.groups  # a new list at each access: read once
         groups = tuple((g.kind, tuple(g.tasks), len(g.temporaries), g.end_reason)
-                       for g in planned.plan.groups)
-        dead = tuple(t for g in planned.plan.groups for t in g.dead_tasks)
+                       for g in plan_groups)
+        dead = tuple(t for g in plan_groups for t in g.dead_tasks)
         return PlanSummary(ops, groups, planned.cache_hit, dead)
 
 

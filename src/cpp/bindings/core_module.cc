@@ -89,7 +89,12 @@ void bind_plan(py::module_& m)
       .def_readonly("kernel_error", &Group::kernel_error);
 
   py::class_<Plan>(m, "Plan")
-      .def_readonly("groups", &Plan::groups)
+      // The groups as references into the plan (which they keep alive), not copies: a group
+      // holds its kernel's specification and canonical text, and a launch reads the groups of
+      // every window.
+      .def_property_readonly(
+          "groups", [](const Plan& plan) -> const std::vector<Group>& { return plan.groups; },
+          py::return_value_policy::reference_internal)
       .def("describe", &legate_fuse::analysis::describe);
 
   py::class_<Analyzer>(m, "Analyzer")

@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import Any
 
 from legate_fuse import settings
-from legate_fuse.capture import compat, flush_points
+from legate_fuse.capture import compat, flush_points, traces
 from legate_fuse.capture.call_sites import CallSites
 from legate_fuse.capture.external_memory import ExternalMemory
 from legate_fuse.capture.import_hooks import after_import
@@ -240,6 +240,8 @@ def _start(config: settings.Config) -> Session:
                          "liveness analysis assumes")
         return session
     after_import("legate.core", session.install_runtime_proxy)
+    for module_name in traces.MODULES:
+        after_import(module_name, lambda module: traces.install(module, session.flush))
     for module_name in (*flush_points.MODULES, "cupynumeric._thunk.deferred", "cupynumeric"):
         after_import(module_name, session.install_read_points)
     return session

@@ -342,6 +342,12 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/integration/test_rank_independence.py",),
         "a fused task names its kernel by a hash of its specification alone (rank-independent)"),
     Mutation(
+        "trace-boundary-flush", "legate_fuse/capture/traces.py",
+        '            flush("trace")\n            return super().__exit__(*exc)\n',
+        "            return super().__exit__(*exc)\n",
+        ("tests/integration/test_traces.py",),
+        "the tasks created in a Legate trace are issued before it ends"),
+    Mutation(
         "site-built-at-once", "legate_fuse/capture/call_sites.py",
         "        if state is None or state[0] == 0:\n            return False\n",
         "        return False\n",

@@ -1,0 +1,42 @@
+"""Legate's traces (`Trace(trace_id)`, Legion tracing): a window never spans a trace boundary.
+
+Legion records the operations issued between `begin_trace` and `end_trace` and expects the same
+ones each time the trace runs. Tasks held across a boundary would be issued outside the trace
+they were created in, or in the next one: with fusion on, a loop body in a trace hung the
+process. `Trace` is replaced, in every module that exports it, by a subclass that runs
+everything held before the trace begins and before it ends, so that the tasks created in the
+trace (fused or not) are issued inside it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+# Where Legate defines or re-exports Trace (the first is where 26.06 defines it).
+MODULES = ("legate.core._lib.experimental.trace", "legate.core.experimental.trace")
+_MARK = "_legate_fuse_flushes"
+
+
+def install(module: ModuleType, flush: Callable[[str], None]) -> None:
+    """Replaces `module.Trace` by a subclass flushing the window on entry and exit (once)."""
+    original = getattr(module, "Trace", None)
+    if original is None or getattr(original, _MARK, False):
+        return
+
+    class Trace(original):  # type: ignore[misc, valid-type]
+        __doc__ = original.__doc__
+
+        def __enter__(self) -> Any:
+            flush("trace")
+            return super().__enter__()
+
+        def __exit__(self, *exc: Any) -> Any:
+            flush("trace")
+            return super().__exit__(*exc)
+
+    Trace.__name__ = Trace.__qualname__ = original.__name__
+    Trace.__module__ = original.__module__
+    setattr(Trace, _MARK, True)
+    module.Trace = Trace  # type: ignore[attr-defined]

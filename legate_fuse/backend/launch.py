@@ -16,18 +16,16 @@ def build_fused_task(
     store aligned with every other (the group's iteration space), the kernel's id (registered
     with `_tasks` by this process) and its run-time scalars as arguments: the same in every
     process. `runtime` is Legate's own runtime (not the interceptor's proxy)."""
+    from legate.core import align as current_align
     from legate.core import types
 
     from legate_fuse.capture.pending import ORIGINAL_CONSTRAINTS
     from legate_fuse.capture.scopes import legate_scope
 
-    # Legate's own align (not the session's, which looks for variables of recorded tasks),
-    # over every partitioned argument at once: one constraint call instead of one per pair.
-    align: Any = ORIGINAL_CONSTRAINTS.get("align")
-    if align is None:  # the session did not replace Legate's (tests of this module alone)
-        from legate.core import align as legate_align
-
-        align = legate_align
+    # Legate's own align (not the session's, which looks for variables of recorded tasks; the
+    # current one when the session did not replace it), over every partitioned argument at
+    # once: one constraint call instead of one per pair.
+    align = ORIGINAL_CONSTRAINTS.get("align", current_align)
 
     with legate_scope()(provenance=provenance):
         task = runtime.create_auto_task(tasks.library(), tasks.FUSED_TASK_ID)

@@ -185,8 +185,6 @@ class Planner:
         return stores, encoded, index
 
 
-
-
 def opaque_args(record: TaskRecord) -> list[LiftedArg]:
     """An opaque task's stores as arguments: read if it takes them as inputs, else written."""
     written = opaque_writes(record)

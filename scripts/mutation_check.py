@@ -238,6 +238,12 @@ MUTATIONS: tuple[Mutation, ...] = (
          "tests/integration/test_plan_cache_keys.py"),
         "a task over an empty partitioned store does not join a group (legality rule 2)"),
     Mutation(
+        "group-moves-feeding-tasks", "src/cpp/analysis/grouping.cc",
+        "      if (moved > 0) {\n",
+        "      if (false && moved > 0) {\n",
+        ("tests/unit/test_group_moves.py",),
+        "tasks that only feed the task closing a group start the next group with it"),
+    Mutation(
         "plan-cache-keys-emptiness", "src/cpp/analysis/analyzer.cc",
         "    key.push_back(store.empty ? 1 : 0);\n",
         "",

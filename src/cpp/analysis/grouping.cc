@@ -49,6 +49,67 @@ std::optional<std::size_t> escaping_value(const ir::Window& window, const Group&
   return std::nullopt;
 }
 
+// Bytes of the arrays the tasks group[from, to) write that are accessed at or after task
+// `after` and that the program does not reach: what those tasks, closing a group there, would
+// write out for later tasks to read back (arrays the program reaches are written either way).
+std::int64_t bytes_crossing(const ir::Window& window, const std::vector<std::int32_t>& group,
+                            std::size_t from, std::size_t to, std::int32_t after)
+{
+  std::vector<bool> counted(static_cast<std::size_t>(window.num_roots), false);
+  std::int64_t bytes = 0;
+  for (auto i = from; i < to; ++i) {
+    for (const auto& arg : window.tasks[static_cast<std::size_t>(group[i])].args) {
+      const auto& store = window.stores[static_cast<std::size_t>(arg.store)];
+      if (store.root < 0) {
+        continue;  // unknown: such a task is never grouped
+      }
+      const auto root = static_cast<std::size_t>(store.root);
+      if (ir::writes(arg.privilege) && !counted[root] && !window.root_live[root] &&
+          window.root_last_task[root] >= after) {
+        counted[root] = true;
+        bytes += store.bytes;
+      }
+    }
+  }
+  return bytes;
+}
+
+// How many trailing tasks of `group` to move to the next group, where `blocked`, the task that
+// closes the group, joins them (0: none). Greedy grouping keeps a task in the group that could
+// take it even when it only feeds the next group (CG: the update of p, then 2 * p[1:-1] of
+// the stencil, which the shifted views of p close): its result is then written out and read
+// back instead of never allocated. Of the moves after which `blocked` may join the moved
+// tasks, the one writing out the fewest bytes is taken, if fewer than keeping the group whole
+// (the moved tasks are counted as if their group ended with `blocked`). At most
+// kMaxMovedTasks are considered: the search rebuilds a group state per candidate.
+constexpr std::size_t kMaxMovedTasks = 8;
+
+std::size_t tasks_to_move(const ir::Window& window, const std::vector<std::int32_t>& group,
+                          std::int32_t blocked)
+{
+  const auto& blocked_task = window.tasks[static_cast<std::size_t>(blocked)];
+  const auto n             = group.size();
+  auto best_bytes          = bytes_crossing(window, group, 0, n, blocked);
+  std::size_t best         = 0;
+  for (std::size_t count = 1; count < n && count <= kMaxMovedTasks && best_bytes > 0; ++count) {
+    const auto first = n - count;
+    const auto bytes = bytes_crossing(window, group, 0, first, group[first]) +
+                       bytes_crossing(window, group, first, n, blocked + 1);
+    if (bytes >= best_bytes) {
+      continue;
+    }
+    GroupState moved{window};
+    for (auto i = first; i < n; ++i) {
+      moved.add(window.tasks[static_cast<std::size_t>(group[i])]);
+    }
+    if (!moved.why_not(blocked_task)) {
+      best_bytes = bytes;
+      best       = count;
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 Plan group_tasks(const ir::Window& window)
@@ -104,6 +165,21 @@ Plan group_tasks(const ir::Window& window)
       reason = state->why_not(task);
     }
     if (reason) {
+      const auto moved = tasks_to_move(window, current.tasks, index);
+      if (moved > 0) {
+        // The group ends before the moved tasks; the scan goes on from the first of them.
+        const auto first = current.tasks[current.tasks.size() - moved];
+        current.tasks.resize(current.tasks.size() - moved);
+        auto& prologue = current.prologue;
+        prologue.erase(std::remove_if(prologue.begin(), prologue.end(),
+                                      [&](std::int32_t t) { return t >= first; }),
+                       prologue.end());
+        close("task " + std::to_string(index) + ": " + *reason + "; tasks from " +
+              std::to_string(first) + " join it in the next group");
+        index  = (resume >= 0 ? std::min(resume, first) : first) - 1;
+        resume = -1;
+        continue;
+      }
       close("task " + std::to_string(index) + ": " + *reason);
       if (resume >= 0) {
         index  = resume - 1;

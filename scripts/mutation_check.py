@@ -308,7 +308,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "zero-d-array-after-value-reduction", "src/cpp/analysis/legality.cc",
         "  if (reduces_values_) {\n",
         "  if (false && reduces_values_) {\n",
-        ("tests/integration/test_value_reductions.py",),
+        (f"{ANALYSIS}::test_an_array_task_does_not_join_a_group_reducing_0d_values",
+         "tests/integration/test_value_reductions.py"),
         "a task over an array does not join a group that reduces 0-d values"),
     Mutation(
         "zero-d-attached-is-data", "src/cpp/ir/window.cc",

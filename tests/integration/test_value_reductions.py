@@ -48,3 +48,19 @@ def test_a_value_reduced_after_an_element_loop(session: Session, size: int) -> N
     legate_fuse.flush()
     assert int(product) == numpy.prod(numpy.argmax(values))
     numpy.testing.assert_array_equal(numpy.asarray(doubled), values * 2)
+
+
+@pytest.mark.parametrize("size", [7, 300])
+def test_an_element_loop_after_a_value_reduced(session: Session, size: int) -> None:
+    # The reverse order: a task over an array after the reduction of a 0-d value, its result
+    # kept by the program (no later task in the window that it feeds could take it into
+    # another group). Joined to the reduction's group, its element loop would repeat it.
+    values = numpy.arange(size, dtype=numpy.int32) % 5 + 1
+    v = np.array(values)
+    top = np.argmax(v)
+    legate_fuse.flush()
+    product = np.prod(top)
+    doubled = v * 2
+    legate_fuse.flush()
+    assert int(product) == numpy.prod(numpy.argmax(values))
+    numpy.testing.assert_array_equal(numpy.asarray(doubled), values * 2)

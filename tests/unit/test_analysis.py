@@ -191,6 +191,19 @@ def test_zero_d_values_feed_the_group_as_a_prologue() -> None:
     assert [w.descriptions[s] for s in plan.groups[0].temporaries] == [alpha]
 
 
+def test_an_array_task_does_not_join_a_group_reducing_0d_values() -> None:
+    # Its element loop would repeat the reduction once per element (the product of a value:
+    # 3 ** 7 instead of 3).
+    top, product = value(70), value(71)
+    w = WindowBuilder()
+    w.task((product, "RED", 0), (top, "R"))  # product = prod(top)
+    w.task((C, "W"), (A, "R"))               # c = a * 2
+    w.keep_alive(A, C, top, product)
+    plan = w.plan()
+    assert groups(plan) == [("single", [0]), ("single", [1])]
+    assert "reduces 0-d values" in plan.groups[0].end_reason
+
+
 def test_a_0d_store_in_a_region_is_data_not_a_0d_value() -> None:
     # NumPy memory attached as a 0-d array: a kernel addresses it as data (its element loop
     # would re-read it after a write); only a Future is a value read once, before the loop.

@@ -126,11 +126,18 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a call a lazy task does not understand builds the real task (LazyAutoTask.__getattr__)"),
     Mutation(
         "lazy-task-no-cycles", "legate_fuse/capture/pending.py",
-        "        self._task = weakref.ref(task)\n",
-        "        self._task = lambda: task\n",
+        "        self.task_ref = weakref.ref(task)\n",
+        "        self.task_ref = lambda: task\n",
         ("tests/integration/test_lazy_tasks.py::"
          "test_a_lazy_task_is_freed_without_the_garbage_collector",),
         "a lazy task's variables refer to it weakly: no reference cycle keeps stores alive"),
+    Mutation(
+        "lazy-unbound-output-builds", "legate_fuse/capture/lazy_task.py",
+        "                and not store.unbound):\n",
+        "                ):\n",
+        ("tests/integration/test_lazy_tasks.py::"
+         "test_store_arguments_the_lifting_does_not_take_build_the_task",),
+        "an unbound output store (its shape known only once the task ran) builds the task"),
     Mutation(
         "lift-cache-keys-on-types", "legate_fuse/capture/lazy_task.py",
         "        record.shape.append((name, redop, store.type, store.ndim > 0))\n",

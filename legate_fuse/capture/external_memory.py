@@ -87,10 +87,10 @@ class ExternalMemory:
     def written_by(self, record: TaskRecord) -> bool:
         """Whether the task writes or reduces into a store over memory the program owns (or
         might: a store whose storage cannot be told counts as such)."""
+        if not self.tracking:  # the common case, checked first: this runs for every task
+            return False
         from legate_fuse.capture.store_args import stores_of
 
-        if not self.tracking:
-            return False
         return any(self.holds(self._root_key(store))
                    for arg in record.args if arg.kind != "add_input"
                    for store in stores_of(arg.store))

@@ -34,6 +34,12 @@ from legate_fuse.capture.scopes import legate_scope
 from legate_fuse.capture.task_proxy import AutoTaskProxy, Session
 from legate_fuse.window.holding import StoreArg, TaskRecord
 
+# Whether the lifting takes these calls at all (compat.TASK_LIFTABLE_CALLS), read once.
+_INPUTS_LIFTABLE = "add_input" in compat.TASK_LIFTABLE_CALLS
+_OUTPUTS_LIFTABLE = "add_output" in compat.TASK_LIFTABLE_CALLS
+# The keyword arguments of every recorded call: none (shared, never written).
+_NO_KEYWORDS: dict[str, Any] = {}
+
 
 class BuildAndExecute:
     """What a lazy task's record runs when it runs unfused: the real task, built now.
@@ -90,9 +96,17 @@ class LazyAutoTask:
 
     # -- the calls a lifted task is built with ----------------------------------------------
     def add_input(self, *args: Any, **kwargs: Any) -> Any:
+        # The common call, checked inline: this runs for every input of every task.
+        if (len(args) == 1 and not kwargs and self._built is None
+                and type(args[0]) is LogicalStore and _INPUTS_LIFTABLE):
+            return self._note_store("add_input", args[0], -1, (id(args[0]),))
         return self._add_store_arg("add_input", args, kwargs)
 
     def add_output(self, *args: Any, **kwargs: Any) -> Any:
+        store = args[0] if len(args) == 1 and not kwargs else None
+        if (self._built is None and type(store) is LogicalStore and _OUTPUTS_LIFTABLE
+                and not store.unbound):
+            return self._note_store("add_output", store, -1, (id(store),))
         return self._add_store_arg("add_output", args, kwargs)
 
     def add_reduction(self, *args: Any, **kwargs: Any) -> Any:
@@ -105,12 +119,17 @@ class LazyAutoTask:
                 or type(store) is not LogicalStore or name not in compat.TASK_LIFTABLE_CALLS
                 or (name == "add_output" and store.unbound)):
             return getattr(self.build(), name)(*args, **kwargs)
+        return self._note_store(name, store, int(args[1]) if arity == 2 else -1,
+                                (id(store), *args[1:]))
+
+    def _note_store(self, name: str, store: LogicalStore, redop: int,
+                    call_args: tuple[Any, ...]) -> PendingVariable:
+        """Records a store argument; `call_args`: the call's arguments, the store by id()."""
         record = self._record
         variable = PendingVariable(self, len(record.args))
-        redop = int(args[1]) if arity == 2 else -1
         record.args.append(StoreArg(name, store, redop, variable))
         record.stores.append(store)
-        record.calls.append((name, (id(store), *args[1:]), {}))
+        record.calls.append((name, call_args, _NO_KEYWORDS))
         record.shape.append((name, redop, store.type, store.ndim > 0))
         return variable
 
@@ -140,7 +159,7 @@ class LazyAutoTask:
             for arg in constraint.args:
                 if type(arg) is not PendingVariable:
                     shape.append(arg)
-                elif arg.task is self:
+                elif arg.task_ref() is self:  # (not the property: one call less)
                     shape.append(("argument", arg.index))
                 else:  # another task's variable: Legate reports it
                     break

@@ -31,15 +31,15 @@ class PendingVariable:
     """The partition variable of argument `index` of a lazy task (referred to weakly: the
     task's record refers to its variables)."""
 
-    __slots__ = ("_task", "index")
+    __slots__ = ("index", "task_ref")
 
     def __init__(self, task: LazyTask, index: int) -> None:
-        self._task = weakref.ref(task)
+        self.task_ref = weakref.ref(task)
         self.index = index
 
     @property
     def task(self) -> LazyTask | None:
-        return self._task()
+        return self.task_ref()
 
     def __repr__(self) -> str:
         return f"PendingVariable(argument {self.index})"
@@ -89,14 +89,15 @@ def constraint_function(kind: str, original: Any) -> Any:
     pends = kind in ("align", "broadcast")
 
     def constraint(*args: Any, **kwargs: Any) -> Any:
+        pending = 0
         for arg in args:
-            if type(arg) is PendingVariable:
-                break
-        else:  # over real variables only (a task built at once): Legate's own, unchecked
+            pending += type(arg) is PendingVariable
+        if not pending:  # over real variables only (a task built at once): Legate's own
             return original(*args, **kwargs)
-        recordable = all(type(arg) is PendingVariable or immutable(arg) or type(arg) is range
-                         for arg in args)
-        if pends and recordable and not kwargs:
+        # align(v1, v2), the common case, has nothing but pending variables to check.
+        if pends and not kwargs and (pending == len(args) or all(
+                type(arg) is PendingVariable or immutable(arg) or type(arg) is range
+                for arg in args)):
             return PendingConstraint(kind, args)
         return original(*map(real, args), **kwargs)
 

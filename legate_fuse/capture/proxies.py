@@ -77,13 +77,18 @@ class RuntimeProxy:
                 if sites.build_at_once(site):
                     return self.create_eager_task(library, task_id)
             clock = self._session.clock
-            lazy = TimedLazyAutoTask if clock.enabled else LazyAutoTask
+            if not clock.enabled:  # the common case, without a context manager
+                return self._lazy_task(LazyAutoTask, library, task_id, lazy_ids[task_id], site)
             with clock.stage("record"):
-                task = lazy(self._session, library, int(task_id), self._scope.provenance(),
-                            lazy_ids[task_id])
-                task.record.site = site
-                return task
+                return self._lazy_task(TimedLazyAutoTask, library, task_id, lazy_ids[task_id],
+                                       site)
         return self.create_eager_task(library, task_id)
+
+    def _lazy_task(self, kind: type[LazyAutoTask], library: Any, task_id: Any,
+                   max_scalars: int | None, site: Any) -> LazyAutoTask:
+        task = kind(self._session, library, int(task_id), self._scope.provenance(), max_scalars)
+        task.record.site = site
+        return task
 
     def create_eager_task(self, library: Any, task_id: Any) -> AutoTaskProxy:
         """An AutoTask built at once, to run when submitted. What is held runs first: its

@@ -12,8 +12,9 @@ from cupynumeric.config import CuPyNumericOpCode
 from legate.core import Scope, align, get_legate_runtime
 
 import legate_fuse
+from legate_fuse.capture.call_sites import CallSites
 from legate_fuse.capture.lazy_task import BuildAndExecute, LazyAutoTask
-from legate_fuse.capture.pending import PendingConstraint
+from legate_fuse.capture.pending import PendingConstraint, PendingVariable
 from legate_fuse.session import Session
 
 
@@ -90,6 +91,26 @@ def test_a_call_not_understood_builds_the_task_at_once(session: Session) -> None
     task.execute()
     assert len(session.window) == 0  # a side effect: run at once, after what was held
     numpy.testing.assert_array_equal(numpy.asarray(out), numpy.arange(10.0) * 2)
+
+
+@pytest.mark.parametrize("argument", ["unbound output", "array input"])
+def test_store_arguments_the_lifting_does_not_take_build_the_task(
+        session: Session, argument: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from legate.core import types as ty
+
+    # Not learned: the other case of this line must be recorded too.
+    monkeypatch.setattr(session, "call_sites", CallSites(session.stats, enabled=False))
+    runtime = get_legate_runtime()
+    a = num.array(numpy.arange(10.0))
+    task = runtime.create_auto_task(a._thunk.library, CuPyNumericOpCode.BINARY_OP)
+    assert type(task) is LazyAutoTask
+    task.add_input(a._thunk.base)
+    if argument == "unbound output":  # its shape is not known before the task runs
+        variable = task.add_output(runtime.create_store(ty.float64, ndim=1))
+    else:  # a LogicalArray, not a LogicalStore
+        variable = task.add_input(runtime.create_array(ty.float64, shape=(10,)))
+    assert type(variable) is not PendingVariable  # Legate's own: the task is built
+    assert len(task.record.args) == 1  # only the input before it was recorded
 
 
 def test_a_second_submission_is_an_error(session: Session) -> None:

@@ -245,9 +245,17 @@ class TimedLazyAutoTask(LazyAutoTask):
 
     __slots__ = ()
 
-    def _add_store_arg(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    def add_input(self, *args: Any, **kwargs: Any) -> Any:
         with self._session.clock.stage("record"):
-            return super()._add_store_arg(name, args, kwargs)
+            return super().add_input(*args, **kwargs)
+
+    def add_output(self, *args: Any, **kwargs: Any) -> Any:
+        with self._session.clock.stage("record"):
+            return super().add_output(*args, **kwargs)
+
+    def add_reduction(self, *args: Any, **kwargs: Any) -> Any:
+        with self._session.clock.stage("record"):
+            return super().add_reduction(*args, **kwargs)
 
     def add_scalar_arg(self, *args: Any, **kwargs: Any) -> Any:
         with self._session.clock.stage("record"):

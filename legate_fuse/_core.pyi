@@ -90,6 +90,7 @@ class Analyzer:
         encoded_tasks: list[int],
         use_cache: bool = True,
         prefix: int = -1,
+        live_roots: set[str] | None = None,
     ) -> tuple[Plan, bool]: ...
     def choose_cut(
         self,
@@ -97,6 +98,7 @@ class Analyzer:
         live_descriptions: list[str],
         encoded_tasks: list[int],
         earliest: int,
+        live_roots: set[str] | None = None,
     ) -> int: ...
     @property
     def cached_plans(self) -> int: ...

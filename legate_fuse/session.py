@@ -23,7 +23,6 @@ from legate_fuse.window.liveness import (
     ArrayTracker,
     reference_counts_as_assumed,
     root_key,
-    root_of,
 )
 
 logger = logging.getLogger("legate_fuse")
@@ -104,7 +103,7 @@ class Session:
             raise program_error
 
     def _live_roots(self) -> set[str | None]:
-        return {root_of(text) for text in self.tracker.live_descriptions()}
+        return set(self.tracker.live_roots())
 
     def _roots_in_use(self) -> set[str | None]:
         """The roots of every live array and of every store a held task touches."""

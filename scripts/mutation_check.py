@@ -205,6 +205,14 @@ MUTATIONS: tuple[Mutation, ...] = (
          "warning"),
         "a cache entry whose contents differ from its record's sha256 is not loaded"),
     Mutation(
+        "live-array-roots", "src/cpp/ir/window.cc",
+        "      if (is_live_root(key)) {\n",
+        "      if (false && is_live_root(key)) {\n",
+        ("tests/unit/test_live_roots.py",
+         "tests/integration/test_plans.py::test_a_view_keeps_its_root_reachable",
+         "tests/integration/test_programs.py"),
+        "a root of an array the program holds is live in every window (build_window)"),
+    Mutation(
         "cut-window-liveness", "src/cpp/analysis/cut.cc",
         "      prefix.root_live[root] = true;\n",
         "      prefix.root_live[root] = window.root_live[root];\n",

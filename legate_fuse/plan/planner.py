@@ -32,14 +32,16 @@ class PlannedWindow:
 
 @dataclass
 class EncodedWindow:
-    """A window in the form the analysis takes (ir/window.h), with what the program can reach:
-    the one input of every liveness decision (temporaries, dead tasks, where to cut)."""
+    """A window in the form the analysis takes (ir/window.h), with what the program can reach
+    (the roots of the arrays it holds, and the window's stores it refers to otherwise): the one
+    input of every liveness decision (temporaries, dead tasks, where to cut)."""
 
     lifted: list[LiftedTask | None]
     stores: list[Any]
     descriptions: list[str]
     encoded: list[int]
-    live: list[str]  # descriptions of the stores the program can reach
+    live: list[str]  # descriptions of the window's stores referenced from outside it
+    live_roots: set[str]  # root keys of the stores of the arrays the program holds
 
 
 class Planner:
@@ -84,7 +86,7 @@ class Planner:
         self._cut_window = (list(records), window)
         with self.clock.stage("analysis"):
             return self.analyzer.choose_cut(window.descriptions, window.live, window.encoded,
-                                            earliest)
+                                            earliest, live_roots=window.live_roots)
 
     def worth_planning(self, records: Sequence[TaskRecord]) -> bool:
         """Whether fusion could change how `records` run: only if two tasks are lifted (a
@@ -112,7 +114,7 @@ class Planner:
         window = self._encoding_of([*records, *later], cut_window)
         with self.clock.stage("analysis"):
             plan, hit = self.analyzer.analyze(window.descriptions, window.live, window.encoded,
-                                              prefix=len(records))
+                                              prefix=len(records), live_roots=window.live_roots)
         self.stats.windows_planned += 1
         self.stats.plan_cache_hits += int(hit)
         planned = PlannedWindow(records, window.lifted[:len(records)], window.stores,
@@ -148,15 +150,11 @@ class Planner:
     def _encode(self, records: Sequence[TaskRecord], lifted: list[LiftedTask | None]
                 ) -> EncodedWindow:
         stores, encoded, index = self._numbered(records, lifted)
-        live = self.tracker.live_stores()
-        # A store that is a live array's own was described with it (the array holds it, so
-        # its id is its own while this runs).
-        known = {id(store): text for store, text in live}
-        descriptions = [known.get(id(store)) or str(store) for store in stores]
-        live_texts = [text for _, text in live]
+        live_roots = self.tracker.live_roots()
+        descriptions = [str(store) for store in stores]
         held = held_references(records, lifted)
-        live_texts += [descriptions[index[id(s)]] for s in foreign_references(stores, held)]
-        return EncodedWindow(lifted, stores, descriptions, encoded, live_texts)
+        live_texts = [descriptions[index[id(s)]] for s in foreign_references(stores, held)]
+        return EncodedWindow(lifted, stores, descriptions, encoded, live_texts, live_roots)
 
     def _numbered(self, records: Sequence[TaskRecord], lifted: list[LiftedTask | None]
                   ) -> tuple[list[Any], list[int], dict[int, int]]:

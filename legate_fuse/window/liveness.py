@@ -18,7 +18,7 @@ from typing import Any
 
 from legate_fuse.capture.compat import STORE_ATTRIBUTE
 
-DESCRIPTION_CACHE = "_legate_fuse_description"  # on each array: (store, its description)
+ROOT_CACHE = "_legate_fuse_root"  # on each array: (its store, the store's root key)
 _FIRST_PRUNE = 1024  # tracked arrays, dead or alive, before the first pruning
 
 
@@ -59,36 +59,42 @@ class ArrayTracker:
         self.installed = True
         return True
 
-    def _prune(self) -> list[Any]:
+    def _prune(self) -> None:
         """Drops the references to dead arrays (in place: the tracking hook appends to this
-        list); returns the live arrays."""
-        pairs = [(reference, reference()) for reference in self._arrays]
-        alive = [(reference, array) for reference, array in pairs if array is not None]
-        self._arrays[:] = [reference for reference, _ in alive]
-        self._prune_at = max(_FIRST_PRUNE, 2 * len(alive))
-        return [array for _, array in alive]
+        list)."""
+        self._arrays[:] = [reference for reference in self._arrays if reference() is not None]
+        self._prune_at = max(_FIRST_PRUNE, 2 * len(self._arrays))
 
-    def live_descriptions(self) -> list[str]:
-        """Legate's description of the store of every DeferredArray still alive."""
-        return [text for _, text in self.live_stores()]
+    def live_roots(self) -> set[str]:
+        """The root keys (`root_of`) of the stores of the DeferredArrays still alive, each
+        found once per array and store; drops the references to dead arrays on the way.
 
-    def live_stores(self) -> list[tuple[Any, str]]:
-        """The store of every DeferredArray still alive, with Legate's description of it
-        (computed once per array and store)."""
-        described = []
-        for array in self._prune():
-            base = array.__dict__.get(STORE_ATTRIBUTE)
+        This runs at every window, over every array the program holds: one pass, one cached
+        key per array (a program holding thousands of arrays paid about a microsecond per
+        array per window when their descriptions went to the analysis to be parsed)."""
+        roots: set[str] = set()
+        alive: list[weakref.ref[Any]] = []
+        for reference in self._arrays:
+            array = reference()
+            if array is None:
+                continue
+            alive.append(reference)
+            attributes = array.__dict__
+            base = attributes.get(STORE_ATTRIBUTE)
             if base is None:
                 continue
-            cached = array.__dict__.get(DESCRIPTION_CACHE)
-            if cached is not None and cached[0] is base:
-                described.append(cached)
-                continue
-            text = str(base)
-            if "unbound" not in text:  # an unbound store's description changes once bound
-                array.__dict__[DESCRIPTION_CACHE] = (base, text)
-            described.append((base, text))
-        return described
+            cached = attributes.get(ROOT_CACHE)
+            if cached is None or cached[0] is not base:
+                # An array's store can be replaced (a sort's result): the key follows it.
+                text = str(base)
+                cached = (base, root_of(text))
+                if "unbound" not in text:  # an unbound store's description changes once bound
+                    attributes[ROOT_CACHE] = cached
+            if cached[1] is not None:
+                roots.add(cached[1])
+        self._arrays[:] = alive
+        self._prune_at = max(_FIRST_PRUNE, 2 * len(alive))
+        return roots
 
 
 def held_references(records: Iterable[Any], lifted: Iterable[Any] | None = None) -> Counter[int]:

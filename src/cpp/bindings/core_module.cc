@@ -26,6 +26,24 @@ using legate_fuse::ir::StoreDesc;
 
 namespace {
 
+// Whether a root key is in `live_roots`, a Python set of the root keys of every array the
+// program holds (None: no such lookup): asked for the few roots of a window, where passing
+// every held array's description to be parsed cost each window time in the number of arrays.
+std::function<bool(const std::string&)> root_lookup(const py::object& live_roots)
+{
+  if (live_roots.is_none()) {
+    return {};
+  }
+  return [live_roots](const std::string& key) {
+    const int found = PySequence_Contains(live_roots.ptr(), py::str(key).ptr());
+    if (found < 0) {  // the lookup failed: the root counts as reachable (the safe side)
+      PyErr_Clear();
+      return true;
+    }
+    return found == 1;
+  };
+}
+
 void bind_ir(py::module_& m)
 {
   py::enum_<Privilege>(m, "Privilege")
@@ -103,9 +121,10 @@ void bind_plan(py::module_& m)
           "analyze",
           [](Analyzer& self, const std::vector<std::string>& descriptions,
              const std::vector<std::string>& live_descriptions,
-             const std::vector<std::int64_t>& encoded_tasks, bool use_cache, std::int32_t prefix) {
-            auto window =
-                legate_fuse::ir::build_window(descriptions, live_descriptions, encoded_tasks);
+             const std::vector<std::int64_t>& encoded_tasks, bool use_cache, std::int32_t prefix,
+             const py::object& live_roots) {
+            auto window = legate_fuse::ir::build_window(descriptions, live_descriptions,
+                                                        encoded_tasks, root_lookup(live_roots));
             if (prefix >= 0 && static_cast<std::size_t>(prefix) < window.tasks.size()) {
               window = legate_fuse::analysis::window_prefix(window, prefix);
             }
@@ -113,20 +132,22 @@ void bind_plan(py::module_& m)
             return py::make_tuple(std::move(result.plan), result.cache_hit);
           },
           py::arg("descriptions"), py::arg("live_descriptions"), py::arg("encoded_tasks"),
-          py::arg("use_cache") = true, py::arg("prefix") = -1,
+          py::arg("use_cache") = true, py::arg("prefix") = -1, py::arg("live_roots") = py::none(),
           "Plan a window (see ir/window.h for the encoding), or its first `prefix` tasks when "
-          "prefix >= 0 (the rest run later: what they touch is live); returns (plan, cache_hit)")
+          "prefix >= 0 (the rest run later: what they touch is live); `live_roots`: a set of "
+          "the root keys the program reaches, or None; returns (plan, cache_hit)")
       .def(
           "choose_cut",
           [](const Analyzer&, const std::vector<std::string>& descriptions,
              const std::vector<std::string>& live_descriptions,
-             const std::vector<std::int64_t>& encoded_tasks, std::int32_t earliest) {
-            const auto window =
-                legate_fuse::ir::build_window(descriptions, live_descriptions, encoded_tasks);
+             const std::vector<std::int64_t>& encoded_tasks, std::int32_t earliest,
+             const py::object& live_roots) {
+            const auto window = legate_fuse::ir::build_window(
+                descriptions, live_descriptions, encoded_tasks, root_lookup(live_roots));
             return legate_fuse::analysis::choose_cut(window, earliest);
           },
           py::arg("descriptions"), py::arg("live_descriptions"), py::arg("encoded_tasks"),
-          py::arg("earliest"),
+          py::arg("earliest"), py::arg("live_roots") = py::none(),
           "How many leading tasks of a full window to run (see analysis/cut.h)")
       .def("op_id", &Analyzer::op_id, py::arg("name"),
            "The id of a lifted operation in the task encoding (numbered by first request)")

@@ -72,7 +72,8 @@ std::vector<Task> decode_tasks(const std::vector<std::int64_t>& encoded, std::si
 
 Window build_window(const std::vector<std::string>& descriptions,
                     const std::vector<std::string>& live_descriptions,
-                    const std::vector<std::int64_t>& encoded_tasks)
+                    const std::vector<std::int64_t>& encoded_tasks,
+                    const std::function<bool(const std::string&)>& is_live_root)
 {
   Window window;
   Interner roots, views, shapes, dtypes;
@@ -100,6 +101,13 @@ Window build_window(const std::vector<std::string>& descriptions,
   window.num_roots = roots.size();
   window.num_views = views.size();
   window.root_live.assign(static_cast<std::size_t>(window.num_roots), false);
+  if (is_live_root) {
+    for (const auto& [key, root] : roots.ids()) {
+      if (is_live_root(key)) {
+        window.root_live[static_cast<std::size_t>(root)] = true;
+      }
+    }
+  }
   for (const auto& text : live_descriptions) {
     const auto desc = parse_store_desc(text);
     if (!desc) {

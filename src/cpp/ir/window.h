@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -63,10 +64,14 @@ struct Window {
 //   descriptions: Legate's description of every distinct store, in first-appearance order;
 //   live_descriptions: descriptions of stores the program can still reach (arrays with a
 //     Python reference, views of them); their roots are observable after the window;
-//   encoded_tasks: per task [op, aligned, nargs, (store, privilege, redop) * nargs].
+//   encoded_tasks: per task [op, aligned, nargs, (store, privilege, redop) * nargs];
+//   is_live_root: whether the program can reach a root, by its key (StoreDesc::root_key):
+//     asked once per root of the window, so that the roots of every array the program holds
+//     need not be described in each window (none when empty).
 // Throws std::invalid_argument on a malformed encoding.
 Window build_window(const std::vector<std::string>& descriptions,
                     const std::vector<std::string>& live_descriptions,
-                    const std::vector<std::int64_t>& encoded_tasks);
+                    const std::vector<std::int64_t>& encoded_tasks,
+                    const std::function<bool(const std::string&)>& is_live_root = {});
 
 }  // namespace legate_fuse::ir

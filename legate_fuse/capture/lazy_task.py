@@ -240,31 +240,27 @@ def replay(record: TaskRecord, provenance: str, create: Callable[[], Any]
     return task, variables
 
 
+def _timed_as_record(method: Callable[..., Any]) -> Callable[..., Any]:
+    """`method` of a LazyAutoTask, its time charged to the session's `record` stage."""
+
+    def timed(self: LazyAutoTask, *args: Any, **kwargs: Any) -> Any:
+        with self._session.clock.stage("record"):
+            return method(self, *args, **kwargs)
+
+    timed.__name__ = timed.__qualname__ = method.__name__
+    timed.__doc__ = method.__doc__
+    return timed
+
+
 class TimedLazyAutoTask(LazyAutoTask):
-    """A LazyAutoTask whose time is measured (LEGATE_FUSE_PROFILE=1), as `record`."""
+    """A LazyAutoTask whose time is measured (LEGATE_FUSE_PROFILE=1), as `record`: every call
+    a lifted task is built with, and its submission."""
 
     __slots__ = ()
 
-    def add_input(self, *args: Any, **kwargs: Any) -> Any:
-        with self._session.clock.stage("record"):
-            return super().add_input(*args, **kwargs)
-
-    def add_output(self, *args: Any, **kwargs: Any) -> Any:
-        with self._session.clock.stage("record"):
-            return super().add_output(*args, **kwargs)
-
-    def add_reduction(self, *args: Any, **kwargs: Any) -> Any:
-        with self._session.clock.stage("record"):
-            return super().add_reduction(*args, **kwargs)
-
-    def add_scalar_arg(self, *args: Any, **kwargs: Any) -> Any:
-        with self._session.clock.stage("record"):
-            return super().add_scalar_arg(*args, **kwargs)
-
-    def add_constraint(self, *args: Any, **kwargs: Any) -> Any:
-        with self._session.clock.stage("record"):
-            return super().add_constraint(*args, **kwargs)
-
-    def execute(self) -> None:
-        with self._session.clock.stage("record"):
-            super().execute()
+    add_input = _timed_as_record(LazyAutoTask.add_input)
+    add_output = _timed_as_record(LazyAutoTask.add_output)
+    add_reduction = _timed_as_record(LazyAutoTask.add_reduction)
+    add_scalar_arg = _timed_as_record(LazyAutoTask.add_scalar_arg)
+    add_constraint = _timed_as_record(LazyAutoTask.add_constraint)
+    execute = _timed_as_record(LazyAutoTask.execute)

@@ -110,6 +110,18 @@ std::size_t tasks_to_move(const ir::Window& window, const std::vector<std::int32
   return best;
 }
 
+// Ends `group` before its task at `position`: that task and the ones after it leave the group
+// (and its prologue).
+void truncate(Group& group, std::size_t position)
+{
+  const auto first = group.tasks[position];
+  group.tasks.resize(position);
+  auto& prologue = group.prologue;
+  prologue.erase(
+      std::remove_if(prologue.begin(), prologue.end(), [&](std::int32_t t) { return t >= first; }),
+      prologue.end());
+}
+
 }  // namespace
 
 Plan group_tasks(const ir::Window& window)
@@ -129,13 +141,9 @@ Plan group_tasks(const ir::Window& window)
         break;
       }
       alone = current.tasks[*position];
-      current.tasks.resize(*position);
+      truncate(current, *position);
     }
     if (alone) {
-      auto& prologue = current.prologue;
-      prologue.erase(std::remove_if(prologue.begin(), prologue.end(),
-                                    [&](std::int32_t t) { return t >= *alone; }),
-                     prologue.end());
       reason = "task " + std::to_string(*alone) +
                ": writes a 0-d value read after the group, which each point would write";
     }
@@ -169,11 +177,7 @@ Plan group_tasks(const ir::Window& window)
       if (moved > 0) {
         // The group ends before the moved tasks; the scan goes on from the first of them.
         const auto first = current.tasks[current.tasks.size() - moved];
-        current.tasks.resize(current.tasks.size() - moved);
-        auto& prologue = current.prologue;
-        prologue.erase(std::remove_if(prologue.begin(), prologue.end(),
-                                      [&](std::int32_t t) { return t >= first; }),
-                       prologue.end());
+        truncate(current, current.tasks.size() - moved);
         close("task " + std::to_string(index) + ": " + *reason + "; tasks from " +
               std::to_string(first) + " join it in the next group");
         index  = (resume >= 0 ? std::min(resume, first) : first) - 1;

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any
 
 from legate_fuse.backend import tasks
@@ -16,18 +17,8 @@ def build_fused_task(
     store aligned with every other (the group's iteration space), the kernel's id (registered
     with `_tasks` by this process) and its run-time scalars as arguments: the same in every
     process. `runtime` is Legate's own runtime (not the interceptor's proxy)."""
-    from legate.core import align as current_align
-    from legate.core import types
-
-    from legate_fuse.capture.pending import ORIGINAL_CONSTRAINTS
-    from legate_fuse.capture.scopes import legate_scope
-
-    # Legate's own align (not the session's, which looks for variables of recorded tasks; the
-    # current one when the session did not replace it), over every partitioned argument at
-    # once: one constraint call instead of one per pair.
-    align = ORIGINAL_CONSTRAINTS.get("align", current_align)
-
-    with legate_scope()(provenance=provenance):
+    align, string_type, scope = _legate_names()
+    with scope(provenance=provenance):
         task = runtime.create_auto_task(tasks.library(), tasks.FUSED_TASK_ID)
         partitioned = []
         for arg in args:
@@ -41,6 +32,22 @@ def build_fused_task(
                 partitioned.append(variable)
         if len(partitioned) > 1:
             task.add_constraint(align(*partitioned))
-        task.add_scalar_arg(kernel_id, types.string_type)
+        task.add_scalar_arg(kernel_id, string_type)
         task.add_scalar_arg(scalars)
     return task
+
+
+@cache
+def _legate_names() -> tuple[Any, Any, Any]:
+    """Legate's own align (not the session's, which looks for variables of recorded tasks; the
+    current one when the session did not replace it), over every partitioned argument at once:
+    one constraint call instead of one per pair; the string type; Legate's own Scope. Looked up
+    once, when the first fused task is built (after Legate is imported and the session's
+    replacements are installed)."""
+    from legate.core import align as current_align
+    from legate.core import types
+
+    from legate_fuse.capture.pending import ORIGINAL_CONSTRAINTS
+    from legate_fuse.capture.scopes import legate_scope
+
+    return ORIGINAL_CONSTRAINTS.get("align", current_align), types.string_type, legate_scope()

@@ -39,6 +39,8 @@ class PackedFutures:
     def fill_value(self, value: Any) -> Any:
         """The value to fill with: `value` itself, or, for a packed Future, its contents as a
         Scalar (the caller has run every held task)."""
+        if not self._roots:  # the common case, checked first: this runs for every fill
+            return value
         from legate.core import LogicalStore, Scalar
 
         if not isinstance(value, LogicalStore) or not value.has_scalar_storage:

@@ -41,7 +41,9 @@ class EncodedWindow:
     descriptions: list[str]
     encoded: list[int]
     live: list[str]  # descriptions of the window's stores referenced from outside it
-    live_roots: set[str]  # root keys of the stores of the arrays the program holds
+    # Root keys of the stores of the arrays the program holds, but those over the window's own
+    # stores (they are in `live` when the program holds them).
+    live_roots: set[str]
 
 
 class Planner:
@@ -150,7 +152,9 @@ class Planner:
     def _encode(self, records: Sequence[TaskRecord], lifted: list[LiftedTask | None]
                 ) -> EncodedWindow:
         stores, encoded, index = self._numbered(records, lifted)
-        live_roots = self.tracker.live_roots()
+        # An array over one of the window's own stores makes it live through its reference
+        # (foreign_references below): only the other arrays' roots are needed.
+        live_roots = self.tracker.live_roots(referenced=index)
         descriptions = [str(store) for store in stores]
         held = held_references(records, lifted)
         live_texts = [descriptions[index[id(s)]] for s in foreign_references(stores, held)]

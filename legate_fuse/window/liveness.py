@@ -9,11 +9,12 @@ store) are caught by their reference count (see `foreign_references`).
 
 from __future__ import annotations
 
+import functools
 import gc
 import sys
 import weakref
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Container, Iterable
 from typing import Any
 
 from legate_fuse.capture.compat import STORE_ATTRIBUTE
@@ -65,9 +66,13 @@ class ArrayTracker:
         self._arrays[:] = [reference for reference in self._arrays if reference() is not None]
         self._prune_at = max(_FIRST_PRUNE, 2 * len(self._arrays))
 
-    def live_roots(self) -> set[str]:
+    def live_roots(self, referenced: Container[int] = ()) -> set[str]:
         """The root keys (`root_of`) of the stores of the DeferredArrays still alive, each
         found once per array and store; drops the references to dead arrays on the way.
+        An array whose store is one of `referenced` (ids of stores whose reachability the
+        caller learns otherwise: a window's own stores, by `foreign_references`, which counts
+        the array's reference) is passed over: most arrays a window's tasks take are new, and
+        would be described for nothing.
 
         This runs at every window, over every array the program holds: one pass, one cached
         key per array (a program holding thousands of arrays paid about a microsecond per
@@ -81,7 +86,7 @@ class ArrayTracker:
             alive.append(reference)
             attributes = array.__dict__
             base = attributes.get(STORE_ATTRIBUTE)
-            if base is None:
+            if base is None or id(base) in referenced:
                 continue
             cached = attributes.get(ROOT_CACHE)
             if cached is None or cached[0] is not base:
@@ -145,7 +150,14 @@ def root_key(store: Any) -> str | None:
 
 def root_of(description: str) -> str | None:
     """`root_key` from Legate's description of a store."""
+    desc = _parse_store_desc()(description)
+    return desc.root_key if desc is not None else None
+
+
+@functools.cache
+def _parse_store_desc() -> Callable[[str], Any]:
+    """The analysis' parser of store descriptions, imported on first use (this module is
+    imported when the session starts, before anything needs the native extension)."""
     from legate_fuse import _core
 
-    desc = _core.parse_store_desc(description)
-    return desc.root_key if desc is not None else None
+    return _core.parse_store_desc

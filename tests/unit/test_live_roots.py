@@ -69,6 +69,16 @@ def test_a_replaced_store_is_described_again() -> None:
     assert tracker.live_roots() == {key(D)}
 
 
+def test_arrays_over_the_windows_own_stores_are_not_described() -> None:
+    # Their stores' reachability comes from reference counts (foreign_references): the
+    # array's reference to its store is counted there.
+    a, d = Array(Store(A)), Array(Store(D))
+    tracker = tracking(a, d)
+    assert tracker.live_roots(referenced={id(d.base)}) == {key(A)}
+    assert d.base is not None and d.base.described == 0
+    assert tracker.live_roots() == {key(A), key(D)}  # asked again without: described
+
+
 def test_an_unbound_store_is_described_at_each_window() -> None:
     unbound = Store("Store(9) {shape: unbound, type: float64, storage: unbound}")
     a = Array(unbound)

@@ -1,4 +1,5 @@
-"""What fusion costs per task: a stream of small operations that fuse and one that cannot.
+"""What fusion costs per task: streams of small operations that fuse, that cannot, and that are
+read back after every two.
 
     python bench/overhead.py [--repeats N] [--size N] [--iterations N]
 
@@ -21,9 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ab import compare, run_once, summary
 
 APPS = Path(__file__).resolve().parent / "apps"
+# Stream -> (application, what it is, elements per array unless --size says otherwise).
 STREAMS = {
-    "fusible": ("small_ops.py", "8 element-wise tasks per iteration, all fusible"),
-    "opaque": ("opaque_ops.py", "8 tasks per iteration (clips, scans), none fusible"),
+    "fusible": ("small_ops.py", "8 element-wise tasks per iteration, all fusible", 1_000),
+    "opaque": ("opaque_ops.py", "8 tasks per iteration (clips, scans), none fusible", 1_000),
+    "readback": ("readback_ops.py", "2 element-wise tasks and a read of one element per "
+                 "iteration", 10_000),
 }
 
 
@@ -31,18 +35,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=7)
-    parser.add_argument("--size", type=int, default=1000)
+    parser.add_argument("--size", type=int, default=None,
+                        help="elements per array (default: each stream's own)")
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--streams", default=",".join(STREAMS))
     args = parser.parse_args()
     for stream in args.streams.split(","):
-        app, what = STREAMS[stream]
-        app_args = [str(APPS / app), "--size", str(args.size),
-                    "--iterations", str(args.iterations)]
+        app, what, default_size = STREAMS[stream]
+        size = args.size or default_size
+        app_args = [str(APPS / app), "--size", str(size), "--iterations", str(args.iterations)]
         comparison = compare(app_args, args.repeats)
         per_task = {mode: [r["seconds_per_task"] * 1e6 for r in getattr(comparison, mode)]
                     for mode in ("off", "on")}
-        print(f"{stream} stream: {what}; {args.size} elements, {args.iterations} iterations, "
+        print(f"{stream} stream: {what}; {size} elements, {args.iterations} iterations, "
               f"{args.repeats} alternating off/on process pairs")
         print(f"  fusion off: us/task {summary(per_task['off'])}")
         print(f"  fusion on:  us/task {summary(per_task['on'])}")

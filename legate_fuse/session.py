@@ -24,6 +24,7 @@ from legate_fuse.window.liveness import (
     reference_counts_as_assumed,
     root_key,
 )
+from legate_fuse.window.payoff import PayoffTuner
 
 logger = logging.getLogger("legate_fuse")
 
@@ -45,6 +46,9 @@ class Session:
         self._warned = False
         # False: every task runs at once (fusion disabled at run time); hooks stay installed.
         self.holding = True
+        # Whether fusion pays, measured at the program's reads (window/payoff.py): if not,
+        self.payoff = PayoffTuner() if config.payoff else None
+        self.fusion_pays = True  # ... tasks are built at once, as cuPyNumeric builds them
         # Why fusion is off for good (a hook of Legate or cuPyNumeric is missing...), or None.
         self.turned_off: str | None = None
         self.runtime_proxy: Any = None
@@ -57,16 +61,15 @@ class Session:
         self.stats.tasks_seen += 1
         if self._read_points_pending or not self._hooks_checked:
             self.install_read_points()
-        if self.holding and not self._read_points_pending:
+        if self.holding and not self._read_points_pending and self.fusion_pays:
             self.window.hold(record)
             if self.external.written_by(record):
                 # NumPy reads its own memory as soon as cuPyNumeric returns, calling no one.
                 self.flush("external_write")
             return
-        if self.holding:
-            # A read point is not wrapped yet (cuPyNumeric is importing): a held task could be
-            # read stale.
-            self.flush("hooks_pending")
+        if self.holding:  # a read point is not wrapped yet (cuPyNumeric is importing): a
+            # held task could be read stale. (Or fusion was found not to pay since recorded.)
+            self.flush("hooks_pending" if self._read_points_pending else "unfused")
         with self.clock.stage("run_unfused"):
             record.task.execute()
 
@@ -84,6 +87,8 @@ class Session:
 
     def flush(self, reason: str) -> None:
         self.window.flush(reason)
+        if reason == "read" and self.payoff is not None:  # after the held tasks ran
+            self.fusion_pays = self.payoff.at_read(self.stats)
 
     def execute_window(self, records: Sequence[TaskRecord]) -> None:
         """Plans the flushed window and runs it, fused. Whatever fails inside the plugin, every

@@ -99,6 +99,12 @@ SITES = Setting(
     "kind were not lifted (a clip, complex data), rather than recording them to build later; "
     "0 records every task of a kind the lifting knows.",
 )
+PAYOFF = Setting(
+    "LEGATE_FUSE_PAYOFF", True, parse_switch,
+    "1 measures, in a program that reads values back, whether fusion saves it time: a few "
+    "reads' worth of its work runs fused and a few unfused, now and then, and the faster way "
+    "is kept (small arrays read back every few operations run unfused); 0 always fuses.",
+)
 LOG_LEVEL = Setting(
     "LEGATE_FUSE_LOG_LEVEL", "warning", parse_log_level,
     "Verbosity of the 'legate_fuse' logger: error, warning, info or debug.",
@@ -131,7 +137,7 @@ C_COMPILER = Setting(
 )
 
 ALL_SETTINGS: tuple[Setting[object], ...] = (
-    ENABLED, WINDOW_SIZE, STATS, PROFILE, SITES, LOG_LEVEL, LOG,  # type: ignore[assignment]
+    ENABLED, WINDOW_SIZE, STATS, PROFILE, SITES, PAYOFF, LOG_LEVEL, LOG,  # type: ignore[assignment]
     CACHE_DIR, C_COMPILER,
 )
 
@@ -149,6 +155,7 @@ class Config:
     c_compiler: str = "cc"
     profile: bool = False
     sites: bool = True
+    payoff: bool = True
 
 
 def load(environ: Mapping[str, str] | None = None) -> Config:
@@ -162,6 +169,7 @@ def load(environ: Mapping[str, str] | None = None) -> Config:
         c_compiler=C_COMPILER.read(environ),
         profile=PROFILE.read(environ),
         sites=SITES.read(environ),
+        payoff=PAYOFF.read(environ),
     )
 
 

@@ -20,6 +20,11 @@ class Stats:
     compile_seconds: float = 0.0
     # Tasks of call sites whose tasks are not lifted, built at once (capture/call_sites.py).
     tasks_built_at_once: int = 0
+    # Measuring whether fusion pays (window/payoff.py): rounds decided, of which running
+    # unfused won, and the tasks run unfused because it did.
+    payoff_rounds: int = 0
+    payoff_rounds_unfused: int = 0
+    tasks_unfused_by_payoff: int = 0
     flushes: Counter[str] = field(default_factory=Counter)
     # Seconds per stage (stage_clock.py), with LEGATE_FUSE_PROFILE=1 only.
     stage_seconds: dict[str, float] = field(default_factory=dict)
@@ -36,6 +41,9 @@ class Stats:
             "kernel_cache_hits": self.kernel_cache_hits,
             "compile_seconds": self.compile_seconds,
             "tasks_built_at_once": self.tasks_built_at_once,
+            "payoff_rounds": self.payoff_rounds,
+            "payoff_rounds_unfused": self.payoff_rounds_unfused,
+            "tasks_unfused_by_payoff": self.tasks_unfused_by_payoff,
             "flushes": dict(sorted(self.flushes.items())),
             **({"stage_seconds": dict(self.stage_seconds)} if self.stage_seconds else {}),
         }

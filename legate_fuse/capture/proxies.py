@@ -69,6 +69,9 @@ class RuntimeProxy:
         if lazy_ids is None:
             lazy_ids = self._lazy_by_library[name] = self._lazy_task_ids(name)
         if task_id in lazy_ids:
+            if not self._session.fusion_pays:  # measured: built at once, as without fusion
+                self._session.stats.tasks_unfused_by_payoff += 1
+                return self.create_eager_task(library, task_id)
             site = None
             sites = self._session.call_sites
             if sites.watched and (name, task_id) in sites.watched:

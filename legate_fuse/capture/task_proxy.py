@@ -12,6 +12,7 @@ from legate_fuse.capture.call_sites import CallSites
 from legate_fuse.capture.external_memory import ExternalMemory
 from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.stage_clock import StageClock
+from legate_fuse.stats import Stats
 from legate_fuse.window.holding import TaskRecord
 
 
@@ -24,6 +25,8 @@ class Session(Protocol):
     external: ExternalMemory
     clock: StageClock
     runtime_proxy: Any  # proxies.RuntimeProxy
+    stats: Stats
+    fusion_pays: bool  # False: measured not to pay, tasks are built at once
 
     def submit_auto_task(self, record: TaskRecord) -> None: ...
 

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from typing import Any
 
 import legate_fuse
 
+# Every window fused, whatever fusion would save these small programs (window/payoff.py): the
+# tests are of fusion; integration/test_payoff_switching.py runs the measured switching.
+os.environ.setdefault("LEGATE_FUSE_PAYOFF", "0")
 legate_fuse.enable()
 
 import cupynumeric  # noqa: E402, F401  (must follow enable())

@@ -3,6 +3,7 @@ is imported (exactly what LEGATE_FUSE=1 does at start-up)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -10,6 +11,9 @@ import pytest
 import legate_fuse
 from legate_fuse import session as fusion_session
 
+# Every window fused, whatever fusion would save these small programs (window/payoff.py): the
+# tests are of fusion; integration/test_payoff_switching.py runs the measured switching.
+os.environ.setdefault("LEGATE_FUSE_PAYOFF", "0")
 legate_fuse.enable()
 
 import cupynumeric  # noqa: E402, F401  (must follow enable())

@@ -4,7 +4,8 @@ EXPECTED_KEYS = {
     "tasks_seen", "tasks_fused", "fused_launches", "temporaries_eliminated",
     "bytes_not_allocated", "windows_planned", "plan_cache_hits",
     "kernel_cache_hits",
-    "compile_seconds", "tasks_built_at_once", "flushes",
+    "compile_seconds", "tasks_built_at_once", "payoff_rounds", "payoff_rounds_unfused",
+    "tasks_unfused_by_payoff", "flushes",
 }
 
 

@@ -1,0 +1,143 @@
+"""Whether fusion pays in this program, measured by running its own work both ways.
+
+Fusion saves Legate launches and memory traffic, and costs the plugin's own work: recording
+each task, planning each window, building each fused task. On small arrays read back every few
+operations (a convergence test, a printed loss), the windows are a few tasks long and that work
+is not repaid; on large arrays it is, many times over. Where the line falls depends on the
+machine, the sizes and the program, so it is measured: a program that reads values back repeats
+the same work between reads, and the seconds per task between reads, with fusion on and with
+every task run as cuPyNumeric built it, decide which way it runs.
+
+- The first `warmup_reads` reads are not measured (plans are made and kernels compiled then).
+- A round measures `phase_reads` reads the current way, then the same number the other way
+  (the probe), and keeps the faster way; fusion is kept unless running unfused was faster by
+  more than `margin`.
+- A probe clearly slower (`give_up` times the other way's time per task, after 2 reads) ends
+  at once: where fusion pays many times over, a probe costs the program 2 reads' worth.
+- Rounds repeat after `first_wait` reads, then 4 times as many each time (at most `most_wait`),
+  and at once when the time per task changes `change` times over (the program moved on to
+  other sizes).
+
+A program that never reads a value back is never measured: it runs fused throughout. Pure
+Python and independent of Legate: the session reports reads and counts of tasks.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from legate_fuse.stats import Stats
+
+logger = logging.getLogger("legate_fuse")
+
+WARMUP, MEASURE, PROBE, SETTLED = "warmup", "measure", "probe", "settled"
+
+
+@dataclass(frozen=True)
+class TunerSettings:
+    warmup_reads: int = 8
+    phase_reads: int = 6
+    margin: float = 0.02
+    give_up: float = 1.5
+    change: float = 2.0
+    first_wait: int = 48
+    most_wait: int = 3072
+
+
+class PayoffTuner:
+    def __init__(self, settings: TunerSettings = TunerSettings(),
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.settings = settings
+        self.clock = clock
+        self.fusing = True
+        self.step = WARMUP
+        self.rounds = 0  # rounds decided so far (for the statistics)
+        self.rounds_unfused = 0  # of which running unfused won
+        # Seconds per task of each way in the last round decided (None before): (fused, unfused).
+        self.last_round: tuple[float, float] | None = None
+        self._reads = 0
+        self._start_time = 0.0
+        self._start_tasks = 0
+        self._measured = 0.0  # seconds per task of the way measured before the probe
+        self._settled_rate = 0.0  # seconds per task of the way chosen, when chosen
+        self._wait = 0
+        self._next_wait = settings.first_wait
+
+    def at_read(self, stats: Stats) -> bool:
+        """A value is read back (after every held task ran): returns whether to fuse from now
+        on; counts the rounds decided in `stats`, and logs each decision."""
+        fusing = self._at_read(stats.tasks_seen)
+        if self.rounds != stats.payoff_rounds:
+            stats.payoff_rounds, stats.payoff_rounds_unfused = self.rounds, self.rounds_unfused
+            logger.info("whether fusion pays: %s", self.describe_last_round())
+        return fusing
+
+    def _at_read(self, tasks_seen: int) -> bool:
+        now = self.clock()
+        self._reads += 1
+        reads, s = self._reads, self.settings
+        if self.step == WARMUP:
+            if reads >= s.warmup_reads:
+                self._begin(MEASURE, now, tasks_seen)
+            return self.fusing
+        tasks = tasks_seen - self._start_tasks
+        rate = (now - self._start_time) / tasks if tasks > 0 else None
+        if self.step == MEASURE:
+            if reads >= s.phase_reads:
+                if rate is None:  # no task between these reads: measure again
+                    self._begin(MEASURE, now, tasks_seen)
+                else:
+                    self._measured = rate
+                    self.fusing = not self.fusing
+                    self._begin(PROBE, now, tasks_seen)
+        elif self.step == PROBE:
+            if rate is None:
+                if reads >= s.phase_reads:  # no task while probing: the measured way stays
+                    self.last_round = None
+                    self._settle(not self.fusing, self._measured, now, tasks_seen)
+            elif reads >= s.phase_reads or (reads >= 2 and rate > s.give_up * self._measured):
+                fused, unfused = ((rate, self._measured) if self.fusing
+                                  else (self._measured, rate))
+                self.last_round = (fused, unfused)
+                if unfused < fused * (1 - s.margin):
+                    self._settle(False, unfused, now, tasks_seen)
+                else:
+                    self._settle(True, fused, now, tasks_seen)
+        else:  # SETTLED
+            self._wait -= 1
+            if self._wait <= 0:
+                self._begin(MEASURE, now, tasks_seen)
+            elif reads >= s.phase_reads:
+                if rate is not None and self._moved_on(rate):
+                    self._begin(MEASURE, now, tasks_seen)
+                else:
+                    self._begin(SETTLED, now, tasks_seen)
+        return self.fusing
+
+    def describe_last_round(self) -> str:
+        if self.last_round is None:
+            return f"nothing to measure: running {'fused' if self.fusing else 'unfused'}"
+        fused, unfused = self.last_round
+        return (f"measured {fused * 1e6:.1f} us per task fused, {unfused * 1e6:.1f} unfused: "
+                f"running {'fused' if self.fusing else 'unfused'}")
+
+    def _moved_on(self, rate: float) -> bool:
+        """Whether the time per task is `change` times what it was when the way was chosen."""
+        change = self.settings.change
+        return rate > change * self._settled_rate or rate * change < self._settled_rate
+
+    def _begin(self, step: str, now: float, tasks_seen: int) -> None:
+        self.step, self._reads = step, 0
+        self._start_time, self._start_tasks = now, tasks_seen
+
+    def _settle(self, fusing: bool, rate: float, now: float, tasks_seen: int) -> None:
+        self.fusing = fusing
+        self.rounds += 1
+        self.rounds_unfused += not fusing
+        self._settled_rate = rate
+        self._wait = self._next_wait
+        self._next_wait = min(4 * self._next_wait, self.settings.most_wait)
+        self._begin(SETTLED, now, tasks_seen)

@@ -1,0 +1,53 @@
+"""Switching between fused and unfused at the program's reads, as the payoff measurement does
+(window/payoff.py): every result stays NumPy's, whichever way each part of the program ran."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import cupynumeric as cnp
+import numpy
+import pytest
+
+from legate_fuse import session as fusion_session
+from legate_fuse.stats import Stats
+
+
+class Alternating:
+    """A tuner that changes its mind at every read."""
+
+    def __init__(self) -> None:
+        self.fusing = True
+
+    def at_read(self, stats: Stats) -> bool:
+        self.fusing = not self.fusing
+        return self.fusing
+
+
+@pytest.fixture
+def switching(session: fusion_session.Session) -> Iterator[fusion_session.Session]:
+    tuner, session.payoff = session.payoff, Alternating()  # type: ignore[assignment]
+    yield session
+    session.payoff, session.fusion_pays = tuner, True
+
+
+def step(xp: Any, x: Any, y: Any) -> tuple[Any, float]:
+    x = xp.sqrt(x * x + 1.0) - y * 0.5
+    x[1:] = x[1:] + x[:-1] * 0.25
+    return x, float((x * y).sum())
+
+
+def test_every_result_is_numpys_when_the_way_changes_at_each_read(
+        switching: fusion_session.Session) -> None:
+    stats = switching.stats
+    fused, unfused = stats.fused_launches, stats.tasks_unfused_by_payoff
+    x0, y0 = numpy.linspace(-1.0, 1.0, 1001), numpy.linspace(0.5, 2.0, 1001)
+    x, y, nx = cnp.array(x0), cnp.array(y0), x0.copy()
+    for _ in range(12):
+        x, got = step(cnp, x, y)
+        nx, want = step(numpy, nx, y0)
+        assert got == pytest.approx(want, rel=1e-12)  # one read per iteration
+    numpy.testing.assert_allclose(numpy.asarray(x), nx, rtol=1e-13)
+    assert stats.fused_launches > fused  # fused at some reads...
+    assert stats.tasks_unfused_by_payoff > unfused  # ...and built at once at others

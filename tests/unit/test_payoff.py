@@ -1,0 +1,86 @@
+"""Whether fusion pays, measured at the program's reads (window/payoff.py): a fake clock stands
+for the program, advancing by a time per task that depends on whether tasks are fused."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import pairwise
+
+from legate_fuse.stats import Stats
+from legate_fuse.window.payoff import PayoffTuner, TunerSettings
+
+SETTINGS = TunerSettings(warmup_reads=4, phase_reads=4, margin=0.02, give_up=1.5,
+                         change=2.0, first_wait=20, most_wait=80)
+TASKS_PER_READ = 10
+
+
+class Program:
+    """Reads a value every TASKS_PER_READ tasks; a task takes `fused` or `unfused` seconds."""
+
+    def __init__(self, fused: float, unfused: float) -> None:
+        self.fused, self.unfused = fused, unfused
+        self.now, self.tasks = 0.0, 0
+        self.tuner = PayoffTuner(SETTINGS, clock=lambda: self.now)
+        self.stats = Stats()
+        self.ways: list[bool] = []  # the way each read's work ran
+
+    def run(self, reads: int) -> list[bool]:
+        for _ in range(reads):
+            fusing = self.tuner.fusing
+            self.ways.append(fusing)
+            self.tasks += TASKS_PER_READ
+            self.now += TASKS_PER_READ * (self.fused if fusing else self.unfused)
+            self.stats.tasks_seen = self.tasks
+            self.tuner.at_read(self.stats)
+        return self.ways
+
+
+def test_where_fusion_pays_the_program_runs_fused_after_one_short_probe() -> None:
+    program = Program(fused=1.0, unfused=10.0)
+    ways = program.run(200)
+    # Warm-up and a measured phase fused, a probe given up after 2 reads, then fused.
+    assert ways[:8] == [True] * 8 and ways[8:10] == [False, False]
+    assert all(ways[10:30])
+    assert program.tuner.rounds >= 1 and program.tuner.rounds_unfused == 0
+    assert ways.count(False) <= 2 * program.tuner.rounds  # each probe costs 2 reads
+
+
+def test_where_fusion_costs_time_the_program_runs_unfused() -> None:
+    program = Program(fused=1.2, unfused=1.0)
+    ways = program.run(200)
+    assert ways[8:12] == [False] * 4  # the probe
+    assert ways[12:].count(False) > 0.8 * len(ways[12:])
+    assert program.tuner.rounds_unfused == program.tuner.rounds
+
+
+def test_a_tie_keeps_fusion() -> None:
+    program = Program(fused=1.0, unfused=0.99)  # within the margin
+    program.run(200)
+    assert program.tuner.fusing and program.tuner.rounds_unfused == 0
+
+
+def test_rounds_repeat_ever_more_rarely_up_to_a_bound() -> None:
+    program = Program(fused=1.2, unfused=1.0)
+    program.tuner = PayoffTuner(replace(SETTINGS, first_wait=10, most_wait=160),
+                                clock=lambda: program.now)
+    ways = program.run(800)
+    # A round measures the way chosen, then probes the other: fused runs are the probes.
+    probes = [i for i in range(1, len(ways)) if ways[i] and not ways[i - 1]]
+    gaps = [b - a for a, b in pairwise(probes)]
+    # Waits of 10, 40, 160, 160... reads, each followed by a round of 8 reads.
+    assert gaps[:3] == [40 + 8, 160 + 8, 160 + 8]
+
+
+def test_a_program_that_moves_on_to_other_sizes_is_measured_again() -> None:
+    program = Program(fused=1.2, unfused=1.0)
+    program.run(30)
+    assert not program.tuner.fusing
+    program.fused, program.unfused = 1.0, 10.0  # larger arrays: fusion pays many times over
+    ways = program.run(12)
+    assert program.tuner.fusing and ways[-1]
+
+
+def test_reads_without_tasks_between_them_decide_nothing() -> None:
+    tuner = PayoffTuner(SETTINGS, clock=lambda: 0.0)
+    assert all(tuner.at_read(Stats()) for _ in range(100))
+    assert tuner.rounds == 0

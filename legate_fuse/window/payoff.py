@@ -9,6 +9,11 @@ the same work between reads, and the seconds per task between reads, with fusion
 every task run as cuPyNumeric built it, decide which way it runs.
 
 - The first `warmup_reads` reads are not measured (plans are made and kernels compiled then).
+- Only a program whose main thread is busy (`min_busy` of the time or more, its CPU time over
+  the wall time) can gain by running unfused: the plugin's work is on that thread, and a
+  program waiting for Legate's workers most of the time gains from the work fusion saves them.
+  Fused and less busy, it is not probed (a probe of a program that fusion speeds up many times
+  costs it as much).
 - A round measures `phase_reads` reads the current way, then the same number the other way
   (the probe), and keeps the faster way; fusion is kept unless running unfused was faster by
   more than `margin`.
@@ -39,6 +44,7 @@ WARMUP, MEASURE, PROBE, SETTLED = "warmup", "measure", "probe", "settled"
 @dataclass(frozen=True)
 class TunerSettings:
     warmup_reads: int = 8
+    min_busy: float = 0.5
     phase_reads: int = 6
     margin: float = 0.02
     give_up: float = 1.5
@@ -49,9 +55,11 @@ class TunerSettings:
 
 class PayoffTuner:
     def __init__(self, settings: TunerSettings = TunerSettings(),
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter,
+                 cpu_clock: Callable[[], float] = time.thread_time) -> None:
         self.settings = settings
         self.clock = clock
+        self.cpu_clock = cpu_clock  # this thread's CPU time
         self.fusing = True
         self.step = WARMUP
         self.rounds = 0  # rounds decided so far (for the statistics)
@@ -61,6 +69,8 @@ class PayoffTuner:
         self._reads = 0
         self._start_time = 0.0
         self._start_tasks = 0
+        self._start_cpu = 0.0
+        self.busy = 0.0  # the main thread's CPU time over the wall time, last measured
         self._measured = 0.0  # seconds per task of the way measured before the probe
         self._settled_rate = 0.0  # seconds per task of the way chosen, when chosen
         self._wait = 0
@@ -87,8 +97,14 @@ class PayoffTuner:
         rate = (now - self._start_time) / tasks if tasks > 0 else None
         if self.step == MEASURE:
             if reads >= s.phase_reads:
+                self.busy = (self.cpu_clock() - self._start_cpu) / max(now - self._start_time,
+                                                                        1e-9)
                 if rate is None:  # no task between these reads: measure again
                     self._begin(MEASURE, now, tasks_seen)
+                elif self.fusing and self.busy < s.min_busy:  # nothing to gain unfused
+                    logger.info("whether fusion pays: not measured, the main thread is busy "
+                                "%.0f%% of the time: running fused", 100 * self.busy)
+                    self._settle(True, rate, now, tasks_seen, probed=False)
                 else:
                     self._measured = rate
                     self.fusing = not self.fusing
@@ -118,11 +134,12 @@ class PayoffTuner:
         return self.fusing
 
     def describe_last_round(self) -> str:
+        way = "fused" if self.fusing else "unfused"
         if self.last_round is None:
-            return f"nothing to measure: running {'fused' if self.fusing else 'unfused'}"
+            return f"nothing to measure: running {way}"
         fused, unfused = self.last_round
-        return (f"measured {fused * 1e6:.1f} us per task fused, {unfused * 1e6:.1f} unfused: "
-                f"running {'fused' if self.fusing else 'unfused'}")
+        return (f"measured {fused * 1e6:.1f} us per task fused, {unfused * 1e6:.1f} unfused "
+                f"(main thread busy {self.busy:.0%} before the probe): running {way}")
 
     def _moved_on(self, rate: float) -> bool:
         """Whether the time per task is `change` times what it was when the way was chosen."""
@@ -132,10 +149,13 @@ class PayoffTuner:
     def _begin(self, step: str, now: float, tasks_seen: int) -> None:
         self.step, self._reads = step, 0
         self._start_time, self._start_tasks = now, tasks_seen
+        if step == MEASURE:
+            self._start_cpu = self.cpu_clock()
 
-    def _settle(self, fusing: bool, rate: float, now: float, tasks_seen: int) -> None:
+    def _settle(self, fusing: bool, rate: float, now: float, tasks_seen: int,
+                probed: bool = True) -> None:
         self.fusing = fusing
-        self.rounds += 1
+        self.rounds += probed
         self.rounds_unfused += not fusing
         self._settled_rate = rate
         self._wait = self._next_wait

@@ -17,10 +17,12 @@ TASKS_PER_READ = 10
 class Program:
     """Reads a value every TASKS_PER_READ tasks; a task takes `fused` or `unfused` seconds."""
 
-    def __init__(self, fused: float, unfused: float) -> None:
+    def __init__(self, fused: float, unfused: float, busy: float = 1.0) -> None:
         self.fused, self.unfused = fused, unfused
         self.now, self.tasks = 0.0, 0
-        self.tuner = PayoffTuner(SETTINGS, clock=lambda: self.now)
+        self.busy = busy  # the main thread's CPU time over the wall time
+        self.tuner = PayoffTuner(SETTINGS, clock=lambda: self.now,
+                                 cpu_clock=lambda: self.busy * self.now)
         self.stats = Stats()
         self.ways: list[bool] = []  # the way each read's work ran
 
@@ -53,6 +55,14 @@ def test_where_fusion_costs_time_the_program_runs_unfused() -> None:
     assert program.tuner.rounds_unfused == program.tuner.rounds
 
 
+def test_a_program_waiting_for_legate_most_of_the_time_is_not_probed() -> None:
+    program = Program(fused=1.2, unfused=1.0, busy=0.3)
+    ways = program.run(200)
+    assert all(ways) and program.tuner.rounds == 0
+    program.busy = 0.9  # now the plugin's work may be what it waits for
+    assert not all(program.run(200)[200:])
+
+
 def test_a_tie_keeps_fusion() -> None:
     program = Program(fused=1.0, unfused=0.99)  # within the margin
     program.run(200)
@@ -62,7 +72,7 @@ def test_a_tie_keeps_fusion() -> None:
 def test_rounds_repeat_ever_more_rarely_up_to_a_bound() -> None:
     program = Program(fused=1.2, unfused=1.0)
     program.tuner = PayoffTuner(replace(SETTINGS, first_wait=10, most_wait=160),
-                                clock=lambda: program.now)
+                                clock=lambda: program.now, cpu_clock=lambda: program.now)
     ways = program.run(800)
     # A round measures the way chosen, then probes the other: fused runs are the probes.
     probes = [i for i in range(1, len(ways)) if ways[i] and not ways[i - 1]]
@@ -81,6 +91,6 @@ def test_a_program_that_moves_on_to_other_sizes_is_measured_again() -> None:
 
 
 def test_reads_without_tasks_between_them_decide_nothing() -> None:
-    tuner = PayoffTuner(SETTINGS, clock=lambda: 0.0)
+    tuner = PayoffTuner(SETTINGS, clock=lambda: 0.0, cpu_clock=lambda: 0.0)
     assert all(tuner.at_read(Stats()) for _ in range(100))
     assert tuner.rounds == 0

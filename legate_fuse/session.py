@@ -13,17 +13,14 @@ from typing import Any
 from legate_fuse import settings
 from legate_fuse.capture import compat, flush_points, traces
 from legate_fuse.capture.call_sites import CallSites
+from legate_fuse.capture.direct_tasks import task_being_built
 from legate_fuse.capture.external_memory import ExternalMemory
 from legate_fuse.capture.import_hooks import after_import
 from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.stage_clock import StageClock
 from legate_fuse.stats import Stats, format_stats
 from legate_fuse.window.holding import TaskRecord, Window, execute_in_order
-from legate_fuse.window.liveness import (
-    ArrayTracker,
-    reference_counts_as_assumed,
-    root_key,
-)
+from legate_fuse.window.liveness import ArrayTracker, reference_counts_as_assumed, root_key
 from legate_fuse.window.payoff import PayoffTuner
 
 logger = logging.getLogger("legate_fuse")
@@ -88,11 +85,13 @@ class Session:
     def flush(self, reason: str) -> None:
         self.window.flush(reason)
         if reason == "read" and self.payoff is not None:  # after the held tasks ran
-            self.fusion_pays = self.payoff.at_read(self.stats)
+            pays = self.payoff.at_read(self.stats)
+            # Unfused, cuPyNumeric got tasks without a proxy: one still being built runs first.
+            self.fusion_pays = pays and (self.fusion_pays or not task_being_built())
 
     def execute_window(self, records: Sequence[TaskRecord]) -> None:
-        """Plans the flushed window and runs it, fused. Whatever fails inside the plugin, every
-        task of the window runs, in order: a task that has not run yet runs as built."""
+        """Plans the flushed window and runs it, fused; whatever fails inside the plugin, every
+        task of the window runs, in order (those that have not run yet, as built)."""
         done = [False] * len(records)
         try:
             planned = self.planner().plan(list(records), self.window.held_back)
@@ -160,8 +159,8 @@ class Session:
         self.warn_once(f"{why}; running everything unfused")
 
     def check_hooks(self, modules: tuple[str, ...] | None = None) -> bool:
-        """Whether every name the plugin relies on (capture/compat.py) is there; turns fusion off,
-        naming what is missing, when not."""
+        """Whether every name the plugin relies on (capture/compat.py) is there; if not, turns
+        fusion off naming what is missing."""
         missing = compat.missing(modules)
         if missing:
             untested = compat.untested_versions()

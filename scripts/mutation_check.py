@@ -83,6 +83,7 @@ FAIL_CLOSED = "tests/integration/test_fail_closed.py"
 EXTERNAL = "tests/integration/test_external_memory.py"
 MULTI_CPU = "tests/integration/test_multi_cpu.py"
 ANALYSIS = "tests/unit/test_analysis.py"
+SWITCHING = "tests/integration/test_payoff_switching.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
@@ -92,6 +93,18 @@ MUTATIONS: tuple[Mutation, ...] = (
         "                pass\n",
         (EXTERNAL,),
         "a held task that writes memory NumPy owns is flushed at once (submit_auto_task)"),
+    Mutation(
+        "direct-tasks-resume", "legate_fuse/session.py",
+        "self.fusion_pays = pays and (self.fusion_pays or not task_being_built())\n",
+        "self.fusion_pays = pays\n",
+        (f"{SWITCHING}::test_fusion_resumes_only_once_no_task_without_a_proxy_is_being_built",),
+        "fusion resumes only when no task handed out without a proxy is being built"),
+    Mutation(
+        "direct-tasks-callers", "legate_fuse/capture/direct_tasks.py",
+        '    return isinstance(module, str) and module.partition(".")[0] in BUILT_IN_ONE_CALL\n',
+        "    return True\n",
+        (f"{SWITCHING}::test_unfused_only_cupynumeric_gets_legates_own_tasks",),
+        "only modules that build each task within one call get tasks without a proxy"),
     Mutation(
         "export-views", "legate_fuse/capture/external_memory.py",
         "            self.note(getattr(thunk, compat.STORE_ATTRIBUTE),\n"

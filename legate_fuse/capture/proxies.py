@@ -6,10 +6,13 @@ whose effect could depend on, or be observed by, a held task flushes the window 
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable
+from types import FrameType
 from typing import Any
 
 from legate_fuse.capture import compat
+from legate_fuse.capture.direct_tasks import builds_in_one_call
 from legate_fuse.capture.lazy_task import LazyAutoTask, TimedLazyAutoTask
 from legate_fuse.capture.scopes import legate_scope
 from legate_fuse.capture.store_args import stores_of
@@ -63,15 +66,14 @@ class RuntimeProxy:
         return self._issue(name, args, kwargs)
 
     # -- tasks -----------------------------------------------------------------------------
-    def create_auto_task(self, library: Any, task_id: Any) -> AutoTaskProxy | LazyAutoTask:
+    def create_auto_task(self, library: Any, task_id: Any) -> Any:
+        if not self._session.fusion_pays:  # measured: run as without the plugin
+            return self._unfused_task(library, task_id, sys._getframe(1))
         name = library.name
         lazy_ids = self._lazy_by_library.get(name)
         if lazy_ids is None:
             lazy_ids = self._lazy_by_library[name] = self._lazy_task_ids(name)
         if task_id in lazy_ids:
-            if not self._session.fusion_pays:  # measured: built at once, as without fusion
-                self._session.stats.tasks_unfused_by_payoff += 1
-                return self.create_eager_task(library, task_id)
             site = None
             sites = self._session.call_sites
             if sites.watched and (name, task_id) in sites.watched:
@@ -103,6 +105,16 @@ class RuntimeProxy:
         with session.clock.stage("build_task"):
             task = self._runtime.create_auto_task(library, task_id)
         return AutoTaskProxy(task, session)
+
+    def _unfused_task(self, library: Any, task_id: Any, caller: FrameType) -> Any:
+        """A task while fusion does not pay: nothing is held, it runs as built. To cuPyNumeric,
+        Legate's own task (direct_tasks.py); to anyone else, behind a proxy."""
+        session = self._session
+        session.stats.tasks_unfused_by_payoff += 1
+        if len(session.window) or not builds_in_one_call(caller):
+            return self.create_eager_task(library, task_id)
+        session.stats.tasks_seen += 1  # counted when built: its submission is not seen
+        return self._runtime.create_auto_task(library, task_id)
 
     def create_manual_task(self, *args: Any, **kwargs: Any) -> ManualTaskProxy:
         return ManualTaskProxy(self._runtime.create_manual_task(*args, **kwargs), self._session)

@@ -51,3 +51,58 @@ def test_every_result_is_numpys_when_the_way_changes_at_each_read(
     numpy.testing.assert_allclose(numpy.asarray(x), nx, rtol=1e-13)
     assert stats.fused_launches > fused  # fused at some reads...
     assert stats.tasks_unfused_by_payoff > unfused  # ...and built at once at others
+
+
+class AlwaysFusing:
+    """A tuner that finds fusion paying at every read."""
+
+    def at_read(self, stats: Stats) -> bool:
+        return True
+
+
+@pytest.fixture
+def unfused(session: fusion_session.Session) -> Iterator[fusion_session.Session]:
+    """The session as when fusion was measured not to pay, about to find it pays again."""
+    tuner, session.payoff = session.payoff, AlwaysFusing()  # type: ignore[assignment]
+    session.fusion_pays = False
+    yield session
+    session.payoff, session.fusion_pays = tuner, True
+
+
+def build_as_cupynumeric_does(body: str, **names: Any) -> Any:
+    """Runs `body` as a function of a cuPyNumeric module would (capture/direct_tasks.py)."""
+    scope: dict[str, Any] = {"__name__": "cupynumeric._builder_under_test", **names}
+    exec(f"def build():\n{body}", scope)
+    return scope["build"]()
+
+
+def test_unfused_only_cupynumeric_gets_legates_own_tasks(
+        unfused: fusion_session.Session) -> None:
+    from cupynumeric.config import CuPyNumericOpCode
+    from cupynumeric.runtime import runtime as cupynumeric_runtime
+    from legate.core import AutoTask, get_legate_runtime
+
+    args = (cupynumeric_runtime.library, CuPyNumericOpCode.BINARY_OP)
+    runtime = get_legate_runtime()
+    assert build_as_cupynumeric_does("    return type(runtime.create_auto_task(*args))",
+                                     runtime=runtime, args=args) is AutoTask
+    # Anyone else may keep a task across a read: it runs behind a proxy, seen when submitted.
+    assert type(runtime.create_auto_task(*args)) is not AutoTask
+
+
+def test_fusion_resumes_only_once_no_task_without_a_proxy_is_being_built(
+        unfused: fusion_session.Session) -> None:
+    from cupynumeric.config import CuPyNumericOpCode
+    from cupynumeric.runtime import runtime as cupynumeric_runtime
+    from legate.core import get_legate_runtime
+
+    # A read while a task is being built: held tasks would run before it, though submitted
+    # after it.
+    build_as_cupynumeric_does(
+        "    task = runtime.create_auto_task(library, task_id)\n"
+        "    session.flush('read')\n"
+        "    assert not session.fusion_pays\n",
+        runtime=get_legate_runtime(), library=cupynumeric_runtime.library,
+        task_id=CuPyNumericOpCode.BINARY_OP, session=unfused)
+    unfused.flush("read")  # the task was dropped with its function
+    assert unfused.fusion_pays

@@ -45,7 +45,7 @@ class Session:
         self.holding = True
         # Whether fusion pays, measured at the program's reads (window/payoff.py): if not,
         self.payoff = PayoffTuner() if config.payoff else None
-        self.fusion_pays = True  # ... tasks are built at once, as cuPyNumeric builds them
+        self.fusion_pays = True  # ... nothing is held, tasks are built as without the plugin
         # Why fusion is off for good (a hook of Legate or cuPyNumeric is missing...), or None.
         self.turned_off: str | None = None
         self.runtime_proxy: Any = None

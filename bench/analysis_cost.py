@@ -50,9 +50,11 @@ def median_seconds(action: object, repeats: int) -> float:
 
 
 def plan_afresh(planner: Any, records: list[Any]) -> None:
-    """Plans as the first time: nothing lifted yet, nothing in the plan cache."""
+    """Plans as the first time: nothing lifted yet, no stream known, nothing in the plan
+    cache."""
     for record in records:
         record.lifted = None
+    planner.encodings.clear()
     planner.analyzer.clear()
     planner.plan(records)
 
@@ -73,9 +75,10 @@ def main() -> None:
         planned = planner.plan(records)
         assert planned is not None
         window = planner.encode(records)
+        assert window is not None
         analysis = median_seconds(
-            partial(planner.analyzer.analyze, window.descriptions, window.live, window.encoded,
-                    False), args.repeats)
+            partial(planner.analyzer.analyze, window.descriptions, window.live,
+                    window.encoding.encoded, False), args.repeats)
         planning = median_seconds(partial(plan_afresh, planner, records), args.repeats)
         n = len(records)
         print(f"{n:>6} {len(planned.plan.groups):>7} {analysis / n * 1e6:>17.2f} "

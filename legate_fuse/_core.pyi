@@ -76,6 +76,8 @@ class Group:
 
 class Plan:
     groups: list[Group]
+    cache_id: int
+    group_bytes: list[int]
     def describe(self) -> str: ...
 
 class Analyzer:

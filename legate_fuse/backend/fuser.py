@@ -20,11 +20,12 @@ from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.plan.kernel_spec import (
     ROLE_INPUT,
     FusedKernel,
+    KernelArg,
     KernelSpec,
     UnsupportedGroup,
-    fused_kernel,
 )
-from legate_fuse.plan.planner import PlannedWindow, task_label
+from legate_fuse.plan.launch_steps import Step
+from legate_fuse.plan.planner import PlannedWindow
 from legate_fuse.stage_clock import StageClock
 from legate_fuse.stats import Stats
 from legate_fuse.window.holding import TaskRecord
@@ -62,49 +63,50 @@ class Fuser:
         run (or was covered by a fused task, or was dead). Every task runs even if one of the
         program's own tasks raises, as without the window: the first such error is returned
         for the caller to raise."""
-        groups = planned.plan.groups  # a new list at each access: read once
-        if not _covers_every_task(groups, len(planned.records)):
-            self.warn("a plan did not account for every task of its window, running it unfused")
-            return self.run_as_built(planned.records, range(len(planned.records)), done)
         first_error: BaseException | None = None
-        for group in groups:
-            if group.kind == "fused" and self._launch(planned, group):
-                for t in (*group.tasks, *group.dead_tasks):
+        group_bytes = planned.plan.group_bytes  # of this window's shapes
+        for step, bytes_not_allocated in zip(planned.steps, group_bytes, strict=True):
+            if step.kind == "fused" and self._launch(planned, step):
+                for t in step.tasks:
                     done[t] = True
+                for t in step.dead_tasks:
+                    done[t] = True
+                self._count(step, bytes_not_allocated)
                 continue
-            error = self.run_as_built(planned.records, group.tasks, done)
+            error = self.run_as_built(planned.records, step.tasks, done)
             first_error = first_error or error
         return first_error
 
-    def _launch(self, planned: PlannedWindow, group: _core.Group) -> bool:
-        """Builds and submits the group's fused task; False (nothing submitted) on failure."""
+    def _launch(self, planned: PlannedWindow, step: Step) -> bool:
+        """Builds and submits the step's fused task; False (nothing submitted) on failure."""
         try:
             with self.clock.stage("kernel"):
-                kernel = fused_kernel(group, planned.stores)
-                self._register(kernel)
+                kernel = step.kernel
+                if kernel is None:
+                    raise UnsupportedGroup(step.kernel_error or "the group has no kernel")
+                if kernel.kernel_id not in self._kernels:
+                    self._register(kernel)
             with self.clock.stage("launch"):
-                ops = [task_label(planned.records[t], planned.lifted[t]) for t in group.tasks]
-                task = build_fused_task(self.runtime(), kernel.kernel_id, kernel.args, b"",
-                                        "legate_fuse[" + ", ".join(ops) + "]")
+                stores = planned.stores
+                args = [KernelArg(stores[store], role, redop)
+                        for store, role, redop in step.args]
+                task = build_fused_task(self.runtime(), kernel.kernel_id, args, b"",
+                                        step.provenance)
                 # Submission is the last step that can fail before the task exists in Legate.
                 task.execute()
         except Exception as error:  # the plugin must never break the program
             # Nothing of the group has run: its original tasks take over.
-            self.warn(f"could not fuse tasks {list(group.tasks)}, running them unfused: "
+            self.warn(f"could not fuse tasks {list(step.tasks)}, running them unfused: "
                       f"{_describe(error)}")
             return False
         # After the try: the task exists now, and must never be run again as originals.
-        self.packed_futures.note_results(
-            arg.store for arg in kernel.args if arg.role != ROLE_INPUT)
-        self._count(group, kernel)
+        self.packed_futures.note_results(arg.store for arg in args if arg.role != ROLE_INPUT)
         return True
 
     def _register(self, kernel: FusedKernel) -> None:
         """Builds (or finds in the cache) this process's kernels for the spec and registers
         them under the spec's id, the one the FUSED task is launched with."""
         spec, kernel_id = kernel.spec, kernel.kernel_id
-        if kernel_id in self._kernels:
-            return
         source = spec.render_c()
         # Every stage after the plan: the specification, its source, the compiled kernel.
         self._log(f"legate-fuse kernel {kernel_id}:\n{spec.describe()}"
@@ -150,20 +152,16 @@ class Fuser:
                     first_error = first_error or error
         return first_error
 
-    def _count(self, group: _core.Group, kernel: FusedKernel) -> None:
-        caches = [c for c in (self.cpu, self.gpu) if c is not None]
-        self.stats.tasks_fused += len(group.tasks) + len(group.dead_tasks)
-        self.stats.fused_launches += 1
-        self.stats.temporaries_eliminated += len(group.temporaries)
-        self.stats.bytes_not_allocated += group.bytes_not_allocated
-        self.stats.kernel_cache_hits = sum(c.cache_hits for c in caches)
-        self.stats.compile_seconds = sum(c.compile_seconds for c in caches)
-
-
-def _covers_every_task(groups: Sequence[_core.Group], tasks: int) -> bool:
-    """Whether the groups run or drop (as dead) each of a window's `tasks` exactly once."""
-    seen = [t for g in groups for t in (*g.tasks, *g.dead_tasks)]
-    return sorted(seen) == list(range(tasks))
+    def _count(self, step: Step, bytes_not_allocated: int) -> None:
+        stats = self.stats
+        stats.tasks_fused += len(step.tasks) + len(step.dead_tasks)
+        stats.fused_launches += 1
+        stats.temporaries_eliminated += step.temporaries
+        stats.bytes_not_allocated += bytes_not_allocated
+        cpu, gpu = self.cpu, self.gpu
+        stats.kernel_cache_hits = cpu.cache_hits + (gpu.cache_hits if gpu is not None else 0)
+        stats.compile_seconds = cpu.compile_seconds + (
+            gpu.compile_seconds if gpu is not None else 0.0)
 
 
 def _describe(error: BaseException) -> str:

@@ -47,17 +47,16 @@ class KernelArg(NamedTuple):
 class FusedKernel(NamedTuple):
     spec: KernelSpec
     kernel_id: str
-    args: tuple[KernelArg, ...]  # kernel argument i is args[i]
 
 
 # A kernel's number (`Group.kernel_number`: its canonical text's, in this process) -> its
-# specification and id: a loop's window planned again (from the plan cache) names the same
-# kernels, whose texts are neither read nor hashed again.
-_KNOWN: dict[int, tuple[KernelSpec, str]] = {}
+# specification and id: a plan not kept by launch_steps.Steps (a window planned afresh) names
+# the same kernels as earlier ones, whose texts are neither read nor hashed again.
+_KNOWN: dict[int, FusedKernel] = {}
 
 
-def fused_kernel(group: _core.Group, stores: list[Any]) -> FusedKernel:
-    """The kernel the analysis built for a fused group, with the stores of its arguments."""
+def group_kernel(group: _core.Group) -> FusedKernel:
+    """The kernel the analysis built for a fused group; UnsupportedGroup when it has none."""
     number = group.kernel_number
     known = _KNOWN.get(number)
     if known is None:
@@ -66,7 +65,10 @@ def fused_kernel(group: _core.Group, stores: list[Any]) -> FusedKernel:
             raise UnsupportedGroup(group.kernel_error or "the group has no kernel")
         if len(_KNOWN) >= 4096:
             _KNOWN.clear()  # programs rarely have that many kernels; start again
-        known = _KNOWN[number] = (spec, kernel_id(spec))
-    args = tuple(KernelArg(stores[store], _ROLE[privilege], redop)
-                 for store, privilege, redop in group.arg_triples)
-    return FusedKernel(known[0], known[1], args)
+        known = _KNOWN[number] = FusedKernel(spec, kernel_id(spec))
+    return known
+
+
+def argument_roles(group: _core.Group) -> tuple[tuple[int, int, int], ...]:
+    """The fused task's arguments: (store number in the window, role, reduction operator)."""
+    return tuple((store, _ROLE[privilege], redop) for store, privilege, redop in group.arg_triples)

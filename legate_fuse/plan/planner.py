@@ -11,22 +11,26 @@ from typing import Any
 from legate_fuse import _core
 from legate_fuse.capture.call_sites import CallSites
 from legate_fuse.lift import READ, WRITE, LiftedArg, LiftedTask, lift, task_name
+from legate_fuse.plan.launch_steps import Step, Steps
+from legate_fuse.plan.replay import Encoding, Encodings, Stream, held_by_number, read_stream
 from legate_fuse.stage_clock import StageClock
 from legate_fuse.stats import Stats
 from legate_fuse.window.holding import TaskRecord
-from legate_fuse.window.liveness import ArrayTracker, foreign_references, held_references
+from legate_fuse.window.liveness import ArrayTracker, foreign_references
 
 logger = logging.getLogger("legate_fuse")
+
 
 @dataclass
 class PlannedWindow:
     records: list[TaskRecord]
-    lifted: list[LiftedTask | None]
+    labels: tuple[str, ...]  # each task's operation (task_label)
     # LogicalStores, in first-appearance order (the plan's store indices), those of the tasks
     # held back after a cut included.
     stores: list[Any]
     descriptions: list[str]  # Legate's description of each store
     plan: _core.Plan
+    steps: tuple[Step, ...]  # the plan's groups, as launched
     cache_hit: bool
 
 
@@ -36,10 +40,9 @@ class EncodedWindow:
     (the roots of the arrays it holds, and the window's stores it refers to otherwise): the one
     input of every liveness decision (temporaries, dead tasks, where to cut)."""
 
-    lifted: list[LiftedTask | None]
+    encoding: Encoding  # of the window's stream: the same for every window with it
     stores: list[Any]
     descriptions: list[str]
-    encoded: list[int]
     live: list[str]  # descriptions of the window's stores referenced from outside it
     # Root keys of the stores of the arrays the program holds, but those over the window's own
     # stores (they are in `live` when the program holds them).
@@ -56,6 +59,8 @@ class Planner:
         self.tracker = tracker
         self.log_plans = log_plans
         self.analyzer = _core.Analyzer()
+        self.encodings = Encodings()
+        self.steps = Steps()
         self._op_ids: dict[str, int] = {}
         # The encoding choose_cut made of a full window, for plan() to reuse: the window runs
         # its first part right after the cut is chosen, with the same records and no program
@@ -74,34 +79,27 @@ class Planner:
         if record.lifted is None:
             task = lift(record)
             record.lifted = (task,)
-            if task is None or record.site is not None:
-                self.call_sites.note(record.library_name, record.task_id, record.site,
-                                     lifted=task is not None)
+            self._note_site(record, task is not None)
         return record.lifted[0]
+
+    def _note_site(self, record: TaskRecord, lifted: bool) -> None:
+        """Tells the call sites whether the record lifted, once per record."""
+        if not lifted or record.site is not None:
+            self.call_sites.note(record.library_name, record.task_id, record.site,
+                                 lifted=lifted)
+            record.site = None
 
     def choose_cut(self, records: Sequence[TaskRecord], earliest: int) -> int:
         """How many leading tasks of a full window to run (analysis/cut.h); all of them when
-        no task of the window is lifted."""
-        if not self.worth_planning(records):
-            return len(records)
+        fewer than two of its tasks are lifted."""
         window = self.encode(records)
+        if window is None:
+            return len(records)
         self._cut_window = (list(records), window)
         with self.clock.stage("analysis"):
-            return self.analyzer.choose_cut(window.descriptions, window.live, window.encoded,
-                                            earliest, live_roots=window.live_roots)
-
-    def worth_planning(self, records: Sequence[TaskRecord]) -> bool:
-        """Whether fusion could change how `records` run: only if two tasks are lifted (a
-        group has two). Otherwise the window's tasks run as built, without their stores being
-        described (which costs Legate work) or the window analysed: a lifted task alone runs
-        as cuPyNumeric built it, even where nothing observes its result."""
-        with self.clock.stage("lift"):
-            lifted = 0
-            for record in records:
-                lifted += self.lifted_form(record) is not None
-                if lifted == 2:
-                    return True
-            return False
+            return self.analyzer.choose_cut(window.descriptions, window.live,
+                                            window.encoding.encoded, earliest,
+                                            live_roots=window.live_roots)
 
     def plan(self, records: list[TaskRecord], later: Sequence[TaskRecord] = ()
              ) -> PlannedWindow | None:
@@ -111,16 +109,19 @@ class Planner:
         the program reaches."""
         # Taken first, whatever happens next: it holds references to the window's stores.
         cut_window, self._cut_window = self._cut_window, None
-        if not self.worth_planning(records):
+        window = self._encoding_of([*records, *later], cut_window, len(records))
+        if window is None:
             return None
-        window = self._encoding_of([*records, *later], cut_window)
         with self.clock.stage("analysis"):
-            plan, hit = self.analyzer.analyze(window.descriptions, window.live, window.encoded,
-                                              prefix=len(records), live_roots=window.live_roots)
+            plan, hit = self.analyzer.analyze(window.descriptions, window.live,
+                                              window.encoding.encoded, prefix=len(records),
+                                              live_roots=window.live_roots)
+            labels = window.encoding.labels[:len(records)]
+            steps = self.steps.of(plan, labels, len(records))
         self.stats.windows_planned += 1
         self.stats.plan_cache_hits += int(hit)
-        planned = PlannedWindow(records, window.lifted[:len(records)], window.stores,
-                                window.descriptions, plan, hit)
+        planned = PlannedWindow(records, labels, window.stores, window.descriptions, plan, steps,
+                                hit)
         if self.log_plans:
             print(format_plan(planned), file=sys.stderr, flush=True)
         if self.listeners:
@@ -130,44 +131,45 @@ class Planner:
         return planned
 
     def _encoding_of(self, records: list[TaskRecord],
-                     cut_window: tuple[list[TaskRecord], EncodedWindow] | None
-                     ) -> EncodedWindow:
+                     cut_window: tuple[list[TaskRecord], EncodedWindow] | None, prefix: int
+                     ) -> EncodedWindow | None:
         """The encoding of `records`: choose_cut's when it encoded these very records."""
         if cut_window is not None:
             encoded_records, window = cut_window
             if len(encoded_records) == len(records) and all(
                     a is b for a, b in zip(encoded_records, records, strict=True)):
-                return window
-        return self.encode(records)
+                return window if sum(window.encoding.lifted[:prefix]) >= 2 else None
+        return self.encode(records, prefix)
 
-    def encode(self, records: Sequence[TaskRecord]) -> EncodedWindow:
+    def encode(self, records: Sequence[TaskRecord], prefix: int | None = None
+               ) -> EncodedWindow | None:
         """The task encoding of ir/window.h, stores numbered by first appearance, and the
         stores the program can reach: the live arrays' and those referenced from outside the
-        window's records."""
+        window's records. None when fewer than two of the first `prefix` records (all by
+        default) are lifted: fusion could not change how they run, and they run as built
+        without their stores being described (which costs Legate work) or the window
+        analysed; a lifted task alone runs as cuPyNumeric built it, even where nothing
+        observes its result."""
         with self.clock.stage("lift"):
-            lifted = [self.lifted_form(record) for record in records]
+            stream = read_stream(records)
+            encoding = self.encodings.get(stream)
+            if encoding is None:
+                encoding = self._encoding(records, stream)
+                self.encodings.remember(stream, encoding)
+            else:  # a stream seen before: nothing is lifted
+                for record, lifted in zip(records, encoding.lifted, strict=True):
+                    if record.site is not None:
+                        self._note_site(record, lifted)
+            if sum(encoding.lifted[:prefix]) < 2:
+                return None
         with self.clock.stage("encode"):
-            return self._encode(records, lifted)
+            return self._described(records, stream, encoding)
 
-    def _encode(self, records: Sequence[TaskRecord], lifted: list[LiftedTask | None]
-                ) -> EncodedWindow:
-        stores, encoded, index = self._numbered(records, lifted)
-        # An array over one of the window's own stores makes it live through its reference
-        # (foreign_references below): only the other arrays' roots are needed.
-        live_roots = self.tracker.live_roots(referenced=index)
-        descriptions = [str(store) for store in stores]
-        held = held_references(records, lifted)
-        live_texts = [descriptions[index[id(s)]] for s in foreign_references(stores, held)]
-        return EncodedWindow(lifted, stores, descriptions, encoded, live_texts, live_roots)
-
-    def _numbered(self, records: Sequence[TaskRecord], lifted: list[LiftedTask | None]
-                  ) -> tuple[list[Any], list[int], dict[int, int]]:
-        """The window's stores numbered by first appearance, the task encoding over those
-        numbers, and id(store) -> number. Apart from _encode: no local variable of this loop
-        may still refer to a store when _encode counts references (foreign_references)."""
-        stores: list[Any] = []
+    def _encoding(self, records: Sequence[TaskRecord], stream: Stream) -> Encoding:
+        """Lifts `records` and encodes their stream."""
+        lifted = [self.lifted_form(record) for record in records]
+        index = stream.index
         encoded: list[int] = []
-        index: dict[int, int] = {}
         for record, task in zip(records, lifted, strict=True):
             if task is not None:
                 args: Sequence[LiftedArg] = task.args
@@ -175,16 +177,28 @@ class Planner:
             else:  # opaque: which roots it touches, and which it may write
                 args = opaque_args(record)
                 encoded += (-1, 0, len(args))
-            # Inlined rather than a helper per argument: this runs for every argument of
-            # every held task at every flush.
             for arg in args:
-                store = arg.store
-                number = index.get(id(store))
-                if number is None:
-                    number = index[id(store)] = len(stores)
-                    stores.append(store)
-                encoded += (number, arg.privilege, arg.redop)
-        return stores, encoded, index
+                encoded += (index[id(arg.store)], arg.privilege, arg.redop)
+        return Encoding(encoded, tuple(task_label(r, t) for r, t in zip(records, lifted,
+                                                                      strict=True)),
+                        tuple(task is not None for task in lifted),
+                        tuple(held_by_number(records, stream)))
+
+    def _described(self, records: Sequence[TaskRecord], stream: Stream, encoding: Encoding
+                   ) -> EncodedWindow:
+        """The window's stores described, and which of them the program reaches."""
+        stores, index = stream.stores, stream.index
+        # An array over one of the window's own stores makes it live through its reference
+        # (foreign_references below): only the other arrays' roots are needed.
+        live_roots = self.tracker.live_roots(referenced=index)
+        descriptions = [str(store) for store in stores]
+        held = list(encoding.held)
+        for record in records:  # a lifted form holds its arguments' stores too
+            if record.lifted is not None and record.lifted[0] is not None:
+                for arg in record.lifted[0].args:
+                    held[index[id(arg.store)]] += 1
+        live = [descriptions[i] for i in foreign_references(stores, held)]
+        return EncodedWindow(encoding, stores, descriptions, live, live_roots)
 
 
 def opaque_args(record: TaskRecord) -> list[LiftedArg]:
@@ -220,7 +234,7 @@ class PlanSummary:
 
     @staticmethod
     def of(planned: PlannedWindow) -> PlanSummary:
-        ops = tuple(task_label(r, t) for r, t in zip(planned.records, planned.lifted, strict=True))
+        ops = planned.labels
         plan_groups = planned.plan.groups  # a new list at each access: read once
         groups = tuple((g.kind, tuple(g.tasks), len(g.temporaries), g.end_reason)
                        for g in plan_groups)
@@ -231,8 +245,8 @@ class PlanSummary:
 def format_plan(planned: PlannedWindow) -> str:
     lines = [f"legate-fuse plan ({len(planned.records)} tasks"
              f"{', from the plan cache' if planned.cache_hit else ''}):"]
-    for i, (record, task) in enumerate(zip(planned.records, planned.lifted, strict=True)):
-        lines.append(f"  task {i}: {task_label(record, task)}")
+    for i, label in enumerate(planned.labels):
+        lines.append(f"  task {i}: {label}")
     for line in planned.plan.describe().splitlines():
         lines.append(f"  {line}")
     return "\n".join(lines)

@@ -14,7 +14,7 @@ import gc
 import sys
 import weakref
 from collections import Counter
-from collections.abc import Callable, Container, Iterable
+from collections.abc import Callable, Container, Iterable, Sequence
 from typing import Any
 
 from legate_fuse.capture.compat import STORE_ATTRIBUTE
@@ -123,22 +123,23 @@ def reference_counts_as_assumed() -> bool:
     if sys.implementation.name != "cpython" or not (3, 11) <= sys.version_info[:2] <= (3, 13):
         return False
     stores = [object()]
-    alone = foreign_references(stores, Counter())
+    alone = foreign_references(stores, [0])
     extra = stores[0]
-    referenced = foreign_references(stores, Counter())
-    return alone == [] and len(referenced) == 1 and referenced[0] is extra
+    referenced = foreign_references(stores, [0])
+    return alone == [] and referenced == [0] and extra is stores[0]
 
 
-def foreign_references(stores: Iterable[Any], held: Counter[int]) -> list[Any]:
-    """The stores referenced from outside the window's own records.
+def foreign_references(stores: Sequence[Any], held: Sequence[int]) -> list[int]:
+    """The indices in `stores` of those referenced from outside the window's own records.
 
-    `held[id(store)]` counts the references the caller's records hold. Three more are expected:
-    the caller's `stores` sequence, the loop variable, and `sys.getrefcount`'s argument. An
-    over-count only makes a store look reachable, which is safe."""
+    `held[i]` counts the references the caller's records hold to `stores[i]`. Two more are
+    expected: the caller's `stores` sequence and `sys.getrefcount`'s argument (the loop runs
+    over indices: a loop variable, or a tuple of zip's, would hold one more). An over-count
+    only makes a store look reachable, which is safe."""
     found = []
-    for store in stores:
-        if sys.getrefcount(store) - 3 - held[id(store)] > 0:
-            found.append(store)
+    for i in range(len(stores)):
+        if sys.getrefcount(stores[i]) - 2 - held[i] > 0:
+            found.append(i)
     return found
 
 

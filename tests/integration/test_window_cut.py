@@ -40,9 +40,9 @@ def count_encodings(session: Session, monkeypatch: pytest.MonkeyPatch) -> list[i
     calls = [0]
     encode = planner.encode
 
-    def counted(records: Sequence[TaskRecord]) -> object:
+    def counted(records: Sequence[TaskRecord], prefix: int | None = None) -> object:
         calls[0] += 1
-        return encode(records)
+        return encode(records, prefix)
 
     monkeypatch.setattr(planner, "encode", counted)
     return calls

@@ -106,6 +106,7 @@ Analyzer::Result Analyzer::analyze(const ir::Window& window, bool use_cache)
     return result;
   }
   Result result{planned(), false};
+  result.plan.cache_id = next_cache_id_++;
   if (cache_.size() >= capacity_) {
     cache_.clear();  // programs rarely have that many distinct windows; start again
   }

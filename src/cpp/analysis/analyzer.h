@@ -45,6 +45,7 @@ class Analyzer {
 
  private:
   std::size_t capacity_;
+  std::int64_t next_cache_id_{};
   std::vector<std::string> op_names_;
   std::unordered_map<std::string, std::int32_t> op_ids_;
   // Every dtype seen, numbered: the plans are cached with their kernels, which name them.

@@ -43,6 +43,10 @@ struct Group {
 
 struct Plan {
   std::vector<Group> groups;
+  // The number the analyzer's plan cache gave this plan (-1: not cached): equal numbers, the
+  // same groups, kernels and arguments, so what a launch derives from a plan can be kept by it.
+  // Never reused in a process, even after the cache is cleared.
+  std::int64_t cache_id{-1};
 };
 
 [[nodiscard]] const char* kind_name(Group::Kind kind);

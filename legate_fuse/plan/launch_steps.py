@@ -1,0 +1,83 @@
+"""A plan as the steps that run it: what a launch needs of each group, read from the plan once.
+
+Reading a plan's groups goes through the native extension for every field of every group; a
+loop's windows get the same plan from the analysis' cache (`Plan.cache_id`), so their steps are
+derived once per cached plan and kept, and a repeated window is launched from them: its fused
+tasks' kernels and arguments by store number, their provenance, what each step counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from legate_fuse import _core
+from legate_fuse.plan.kernel_spec import (
+    FusedKernel,
+    UnsupportedGroup,
+    argument_roles,
+    group_kernel,
+)
+
+# Plans whose steps are kept; past this many, forgotten (the analysis keeps 4096 plans).
+MOST_PLANS = 4096
+
+
+class Step(NamedTuple):
+    """One group of a plan: its tasks run as one fused task ("fused"), or as built."""
+
+    kind: str  # "fused", "single" or "opaque"
+    tasks: tuple[int, ...]
+    dead_tasks: tuple[int, ...]  # tasks whose results nothing observes: never run
+    temporaries: int  # stores the fused task does not allocate
+    # A fused group's kernel (None: it has none, for `kernel_error`), its arguments as
+    # (store number, role, reduction operator), and the fused task's provenance.
+    kernel: FusedKernel | None = None
+    kernel_error: str = ""
+    args: tuple[tuple[int, int, int], ...] = ()
+    provenance: str = ""
+
+
+class PlanError(ValueError):
+    """A plan that does not run or drop each task of its window exactly once."""
+
+
+def steps_of(plan: _core.Plan, labels: Sequence[str], tasks: int) -> tuple[Step, ...]:
+    """The steps of `plan`, for a window of `tasks` tasks labelled `labels` (each task's
+    operation). PlanError if the groups do not account for every task exactly once."""
+    steps = []
+    for group in plan.groups:  # a new list at each access: read once
+        step = Step(group.kind, tuple(group.tasks), tuple(group.dead_tasks),
+                    len(group.temporaries))
+        if step.kind == "fused":
+            try:
+                kernel, error = group_kernel(group), ""
+            except UnsupportedGroup as unsupported:
+                kernel, error = None, str(unsupported)
+            ops = ", ".join(labels[t] for t in step.tasks)
+            step = step._replace(kernel=kernel, kernel_error=error, args=argument_roles(group),
+                                 provenance=f"legate_fuse[{ops}]")
+        steps.append(step)
+    seen = sorted(t for step in steps for t in (*step.tasks, *step.dead_tasks))
+    if seen != list(range(tasks)):
+        raise PlanError("a plan did not account for every task of its window")
+    return tuple(steps)
+
+
+class Steps:
+    """The steps of every cached plan seen (by `Plan.cache_id`); a plan not cached (the cache
+    turned off) gets its steps afresh."""
+
+    def __init__(self) -> None:
+        self._kept: dict[int, tuple[Step, ...]] = {}
+
+    def of(self, plan: _core.Plan, labels: Sequence[str], tasks: int) -> tuple[Step, ...]:
+        cache_id = plan.cache_id
+        kept = self._kept.get(cache_id)
+        if kept is None:
+            kept = steps_of(plan, labels, tasks)
+            if cache_id >= 0:
+                if len(self._kept) >= MOST_PLANS:
+                    self._kept.clear()
+                self._kept[cache_id] = kept
+        return kept

@@ -1,0 +1,113 @@
+"""Repeated windows, recognised from their raw records: what lifting and encoding made of a
+stream once is reused for every later window with the same stream.
+
+A loop issues the same tasks every iteration, on new stores. The stream of a window is, per
+task, its library, task id and the shape of its recorded calls (`TaskRecord.shape`: each store
+argument's call, reduction operator, type and whether it is partitioned, the scalars and the
+constraints), and which of the window's stores each argument is, numbered by first appearance.
+Lifting reads nothing else of a record (lift/__init__.py), so equal streams lift to the same
+operations and encode to the same integers: the encoding of a stream is made once, and a
+window with that stream is encoded by numbering its stores, in one pass over its records.
+
+What the stream does not say (which stores are views of one root, their shapes, which the
+program still reaches) is read for every window as before, from Legate's descriptions of the
+stores and their reference counts, and the analysis looks the plan up by all of it
+(analysis/analyzer.h): a stream seen before on stores aliased differently, or reachable from
+elsewhere, gets the plan of what it is now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from legate_fuse.window.holding import TaskRecord
+
+# Streams remembered; past this many (a program generating ever new windows), forgotten.
+MOST_STREAMS = 1024
+
+
+@dataclass(slots=True)
+class Stream:
+    """A window's stream, read from its records: its key (None when it cannot be one: a task
+    built with a call the lifting does not understand, an unhashable scalar), and the window's
+    stores numbered by first appearance."""
+
+    key: Hashable | None
+    stores: list[Any]
+    index: dict[int, int]  # id(store) -> its number
+
+
+@dataclass(frozen=True, slots=True)
+class Encoding:
+    """What lifting and encoding make of a stream, the same for every window with it."""
+
+    encoded: list[int]  # the task encoding of ir/window.h (read, never changed)
+    labels: tuple[str, ...]  # each task's operation, or "opaque <task>"
+    lifted: tuple[bool, ...]  # whether each task was lifted
+    # Per store number, the references the window's records hold to it when none is lifted:
+    # two per argument (the record's list of stores and its StoreArg).
+    held: tuple[int, ...]
+
+
+def read_stream(records: Sequence[TaskRecord]) -> Stream:
+    """The stream of `records` (one pass: the stores are numbered on the way)."""
+    stores: list[Any] = []
+    index: dict[int, int] = {}
+    numbers: list[int] = []
+    kinds: list[tuple[Any, ...]] = []
+    lazy = True
+    for record in records:
+        lazy = lazy and record.lazy
+        kinds.append((record.library_name, record.task_id, *record.shape))
+        # Inlined: this runs for every argument of every held task at every flush.
+        for store in record.stores:
+            number = index.get(id(store))
+            if number is None:
+                number = index[id(store)] = len(stores)
+                stores.append(store)
+            numbers.append(number)
+    key: Hashable | None = (tuple(kinds), tuple(numbers)) if lazy else None
+    try:
+        hash(key)
+    except TypeError:  # a Scalar argument hashes by identity: its task lifts afresh
+        key = None
+    return Stream(key, stores, index)
+
+
+class Encodings:
+    """The encoding of every stream seen (up to MOST_STREAMS)."""
+
+    def __init__(self) -> None:
+        self._known: dict[Hashable, Encoding] = {}
+
+    def get(self, stream: Stream) -> Encoding | None:
+        return self._known.get(stream.key) if stream.key is not None else None
+
+    def remember(self, stream: Stream, encoding: Encoding) -> None:
+        if stream.key is None:
+            return
+        if len(self._known) >= MOST_STREAMS:
+            self._known.clear()
+        self._known[stream.key] = encoding
+
+    def clear(self) -> None:
+        self._known.clear()
+
+    def __len__(self) -> int:
+        return len(self._known)
+
+
+def held_by_number(records: Sequence[TaskRecord], stream: Stream) -> list[int]:
+    """Per store number, the references the records hold (see Encoding.held), counted."""
+    held = [0] * len(stream.stores)
+    index = stream.index
+    for record in records:
+        for store in record.stores:
+            held[index[id(store)]] += 1
+        for arg in record.args:
+            number = index.get(id(arg.store))
+            if number is not None:  # (a store a record touches is among its stores)
+                held[number] += 1
+    return held

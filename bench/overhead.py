@@ -6,9 +6,11 @@ read back after every two.
 For each stream, runs the application with fusion off and on in alternating processes (after a
 warm-up run of each) and reports microseconds per task of each, the off/on ratio (1.0: no
 cost, below 1.0: a slowdown) and the difference; then one more run with fusion on and
-LEGATE_FUSE_PROFILE=1 splits the plugin's own time by stage, in microseconds per task (the
-stages are wall time: a stage that waits for Legate, e.g. submitting a task while the runtime
-is busy, is charged the wait).
+LEGATE_FUSE_PROFILE=1 splits the plugin's own time by stage, in microseconds of the main
+thread's CPU time per task (a wait inside Legate is not charged), and sums the plugin's own work
+at a flush (lifting to launching, Legate's submission excluded) per task held in the window.
+The windows of the "replayed" stream repeat: all but the first few are recognised from their
+raw records and launched from the cached plan.
 """
 
 from __future__ import annotations
@@ -17,18 +19,24 @@ import argparse
 import statistics
 import sys
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ab import compare, run_once, summary
 
 APPS = Path(__file__).resolve().parent / "apps"
-# Stream -> (application, what it is, elements per array unless --size says otherwise).
+# Stream -> (application, what it is, elements per array unless --size says otherwise, tasks
+# per iteration when the application does not report its time per task).
 STREAMS = {
-    "fusible": ("small_ops.py", "8 element-wise tasks per iteration, all fusible", 1_000),
-    "opaque": ("opaque_ops.py", "8 tasks per iteration (clips, scans), none fusible", 1_000),
+    "fusible": ("small_ops.py", "8 element-wise tasks per iteration, all fusible", 1_000, 0),
+    "opaque": ("opaque_ops.py", "8 tasks per iteration (clips, scans), none fusible", 1_000, 0),
     "readback": ("readback_ops.py", "2 element-wise tasks and a read of one element per "
-                 "iteration", 10_000),
+                 "iteration", 10_000, 0),
+    "replayed": ("cg1d.py", "a conjugate-gradient iteration per window (16 tasks, one read of "
+                 "a scalar)", 2_000, 16),
 }
+# The stages of the plugin's own work at a flush (stage_clock.py).
+FLUSH_STAGES = ("lift", "encode", "analysis", "kernel", "launch")
 
 
 def main() -> None:
@@ -41,12 +49,12 @@ def main() -> None:
     parser.add_argument("--streams", default=",".join(STREAMS))
     args = parser.parse_args()
     for stream in args.streams.split(","):
-        app, what, default_size = STREAMS[stream]
+        app, what, default_size, tasks_per_iteration = STREAMS[stream]
         size = args.size or default_size
         app_args = [str(APPS / app), "--size", str(size), "--iterations", str(args.iterations)]
         comparison = compare(app_args, args.repeats)
-        per_task = {mode: [r["seconds_per_task"] * 1e6 for r in getattr(comparison, mode)]
-                    for mode in ("off", "on")}
+        per_task = {mode: [seconds_per_task(r, tasks_per_iteration) * 1e6
+                           for r in getattr(comparison, mode)] for mode in ("off", "on")}
         print(f"{stream} stream: {what}; {size} elements, {args.iterations} iterations, "
               f"{args.repeats} alternating off/on process pairs")
         print(f"  fusion off: us/task {summary(per_task['off'])}")
@@ -61,6 +69,16 @@ def main() -> None:
         print(f"  plugin time by stage, us per task (whole run, {tasks} tasks): {total:.1f}")
         for stage, seconds in stages.items():
             print(f"    {stage:<12} {seconds / tasks * 1e6:8.2f}")
+        held = max(1, profiled["tasks_held"])
+        at_flush = sum(stages.get(stage, 0.0) for stage in FLUSH_STAGES) / held * 1e6
+        print(f"  plugin work at a flush, per held task ({held} held; "
+              f"{'+'.join(FLUSH_STAGES)}): {at_flush:.1f} us")
+
+
+def seconds_per_task(result: dict[str, Any], tasks_per_iteration: int) -> float:
+    if tasks_per_iteration:
+        return float(result["seconds_per_iteration"]) / tasks_per_iteration
+    return float(result["seconds_per_task"])
 
 
 if __name__ == "__main__":

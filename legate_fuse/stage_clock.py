@@ -1,5 +1,9 @@
 """Where the plugin's time goes: seconds per stage, measured when LEGATE_FUSE_PROFILE=1.
 
+The seconds are the main thread's CPU time (`time.thread_time`): the work done in a stage, not
+the waits inside Legate (a submission that waits for the runtime), which the program would wait
+without the plugin as well.
+
 Stages nest (a flush happens inside a task's `execute`, a launch inside a flush), and each is
 charged only the time spent in it and not in a stage inside it, so the stages add up to the
 plugin's whole time without counting anything twice. Disabled, `stage()` returns one shared
@@ -19,8 +23,9 @@ STAGES = (
     "lift",        # recorded tasks to operations
     "encode",      # the window's encoding, store descriptions and what the program reaches
     "analysis",    # the C++ analysis: cut, plan, kernel specifications
-    "kernel",      # finding or building the registered kernel of a fused group
-    "launch",      # building and submitting fused tasks
+    "kernel",      # building and registering a fused group's kernel, when first launched
+    "launch",      # the plugin's part of launching fused tasks (their arguments, statistics)
+    "submit",      # Legate building and submitting the fused tasks
     "run_unfused", # submitting the tasks that run as built
 )
 
@@ -38,14 +43,14 @@ class StageClock:
         return _Stage(self, name) if self.enabled else _NOTHING
 
     def _enter(self, name: str) -> None:
-        now = time.perf_counter()
+        now = time.thread_time()
         if self._stack:
             self._charge(self._stack[-1], now)
         self._stack.append(name)
         self._since = now
 
     def _leave(self) -> None:
-        now = time.perf_counter()
+        now = time.thread_time()
         self._charge(self._stack.pop(), now)
         self._since = now
 

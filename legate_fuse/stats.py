@@ -10,6 +10,7 @@ from typing import Any
 @dataclass
 class Stats:
     tasks_seen: int = 0
+    tasks_held: int = 0  # of which held in the window
     tasks_fused: int = 0
     fused_launches: int = 0
     temporaries_eliminated: int = 0
@@ -32,6 +33,7 @@ class Stats:
     def as_dict(self) -> dict[str, Any]:
         return {
             "tasks_seen": self.tasks_seen,
+            "tasks_held": self.tasks_held,
             "tasks_fused": self.tasks_fused,
             "fused_launches": self.fused_launches,
             "temporaries_eliminated": self.temporaries_eliminated,

@@ -84,8 +84,21 @@ EXTERNAL = "tests/integration/test_external_memory.py"
 MULTI_CPU = "tests/integration/test_multi_cpu.py"
 ANALYSIS = "tests/unit/test_analysis.py"
 SWITCHING = "tests/integration/test_payoff_switching.py"
+REPLAY = "tests/integration/test_replay.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
+    Mutation(
+        "replay-store-numbers", "legate_fuse/plan/replay.py",
+        "    key = (tuple(kinds), tuple(numbers)) if lazy else None\n",
+        "    key = (tuple(kinds),) if lazy else None\n",
+        (f"{REPLAY}::test_the_same_stream_on_other_stores_is_told_apart",),
+        "a window's stream says which store each argument is, not only the tasks"),
+    Mutation(
+        "replay-lifted-references", "legate_fuse/plan/planner.py",
+        "                    held[index[id(arg.store)]] += 1\n",
+        "                    held[index[id(arg.store)]] += 0\n",
+        (f"{REPLAY}::test_a_loop_encodes_its_stream_once_and_replays_it",),
+        "the references a record's lifted form holds are the window's own"),
     Mutation(
         "external-write-flush", "legate_fuse/session.py",
         '                # NumPy reads its own memory as soon as cuPyNumeric returns, calling no '

@@ -80,20 +80,21 @@ class Fuser:
     def _launch(self, planned: PlannedWindow, step: Step) -> bool:
         """Builds and submits the step's fused task; False (nothing submitted) on failure."""
         try:
-            with self.clock.stage("kernel"):
-                kernel = step.kernel
-                if kernel is None:
-                    raise UnsupportedGroup(step.kernel_error or "the group has no kernel")
-                if kernel.kernel_id not in self._kernels:
+            kernel = step.kernel
+            if kernel is None:
+                raise UnsupportedGroup(step.kernel_error or "the group has no kernel")
+            if kernel.kernel_id not in self._kernels:  # (a stage only when there is work)
+                with self.clock.stage("kernel"):
                     self._register(kernel)
             with self.clock.stage("launch"):
                 stores = planned.stores
                 args = [KernelArg(stores[store], role, redop)
                         for store, role, redop in step.args]
-                task = build_fused_task(self.runtime(), kernel.kernel_id, args, b"",
-                                        step.provenance)
-                # Submission is the last step that can fail before the task exists in Legate.
-                task.execute()
+                with self.clock.stage("submit"):
+                    task = build_fused_task(self.runtime(), kernel.kernel_id, args, b"",
+                                            step.provenance)
+                    # Submission is the last step that can fail before the task exists.
+                    task.execute()
         except Exception as error:  # the plugin must never break the program
             # Nothing of the group has run: its original tasks take over.
             self.warn(f"could not fuse tasks {list(step.tasks)}, running them unfused: "

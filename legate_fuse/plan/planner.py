@@ -156,7 +156,8 @@ class Planner:
             if encoding is None:
                 encoding = self._encoding(records, stream)
                 self.encodings.remember(stream, encoding)
-            else:  # a stream seen before: nothing is lifted
+            elif self.call_sites.watched:  # a stream seen before: nothing is lifted (a
+                # record has a call site only when its kind is watched)
                 for record, lifted in zip(records, encoding.lifted, strict=True):
                     if record.site is not None:
                         self._note_site(record, lifted)

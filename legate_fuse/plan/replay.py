@@ -31,8 +31,8 @@ MOST_STREAMS = 1024
 @dataclass(slots=True)
 class Stream:
     """A window's stream, read from its records: its key (None when it cannot be one: a task
-    built with a call the lifting does not understand, an unhashable scalar), and the window's
-    stores numbered by first appearance."""
+    built with a call the lifting does not understand; or, once looked up, an unhashable
+    scalar), and the window's stores numbered by first appearance."""
 
     key: Hashable | None
     stores: list[Any]
@@ -68,11 +68,9 @@ def read_stream(records: Sequence[TaskRecord]) -> Stream:
                 number = index[id(store)] = len(stores)
                 stores.append(store)
             numbers.append(number)
-    key: Hashable | None = (tuple(kinds), tuple(numbers)) if lazy else None
-    try:
-        hash(key)
-    except TypeError:  # a Scalar argument hashes by identity: its task lifts afresh
-        key = None
+    # Hashed when looked up (Encodings.get), not here: a tuple's hash is not kept, and the
+    # key of a window of 16 tasks takes about 4 us to hash.
+    key = (tuple(kinds), tuple(numbers)) if lazy else None
     return Stream(key, stores, index)
 
 
@@ -83,7 +81,13 @@ class Encodings:
         self._known: dict[Hashable, Encoding] = {}
 
     def get(self, stream: Stream) -> Encoding | None:
-        return self._known.get(stream.key) if stream.key is not None else None
+        if stream.key is None:
+            return None
+        try:
+            return self._known.get(stream.key)
+        except TypeError:  # a Scalar argument hashes by identity: its task lifts afresh
+            stream.key = None
+            return None
 
     def remember(self, stream: Stream, encoding: Encoding) -> None:
         if stream.key is None:

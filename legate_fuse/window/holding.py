@@ -106,6 +106,7 @@ class Window:
         return tuple(self._records)
 
     def hold(self, record: TaskRecord) -> None:
+        self.stats.tasks_held += 1
         self._records.append(record)
         if len(self._records) >= self.capacity:
             self.flush_full()

@@ -1,7 +1,7 @@
 from legate_fuse.stats import Stats, format_stats
 
 EXPECTED_KEYS = {
-    "tasks_seen", "tasks_fused", "fused_launches", "temporaries_eliminated",
+    "tasks_seen", "tasks_held", "tasks_fused", "fused_launches", "temporaries_eliminated",
     "bytes_not_allocated", "windows_planned", "plan_cache_hits",
     "kernel_cache_hits",
     "compile_seconds", "tasks_built_at_once", "payoff_rounds", "payoff_rounds_unfused",

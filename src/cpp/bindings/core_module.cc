@@ -114,18 +114,17 @@ void bind_plan(py::module_& m)
           "groups", [](const Plan& plan) -> const std::vector<Group>& { return plan.groups; },
           py::return_value_policy::reference_internal)
       .def_readonly("cache_id", &Plan::cache_id)
-      .def_property_readonly(
-          "group_bytes",
-          [](const Plan& plan) {
-            // Each group's bytes not allocated: of this window's shapes, unlike the rest of a
-            // cached plan, and read for every window.
-            std::vector<std::int64_t> bytes;
-            bytes.reserve(plan.groups.size());
-            for (const auto& group : plan.groups) {
-              bytes.push_back(group.bytes_not_allocated);
-            }
-            return bytes;
-          })
+      .def_property_readonly("group_bytes",
+                             [](const Plan& plan) {
+                               // Each group's bytes not allocated: of this window's shapes, unlike
+                               // the rest of a cached plan, and read for every window.
+                               std::vector<std::int64_t> bytes;
+                               bytes.reserve(plan.groups.size());
+                               for (const auto& group : plan.groups) {
+                                 bytes.push_back(group.bytes_not_allocated);
+                               }
+                               return bytes;
+                             })
       .def("describe", &legate_fuse::analysis::describe);
 
   py::class_<Analyzer>(m, "Analyzer")

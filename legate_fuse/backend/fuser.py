@@ -66,18 +66,17 @@ class Fuser:
         first_error: BaseException | None = None
         group_bytes = planned.plan.group_bytes  # of this window's shapes
         for step, bytes_not_allocated in zip(planned.steps, group_bytes, strict=True):
-            if step.kind == "fused" and self._launch(planned, step):
+            if step.kind == "fused" and self._launch(planned, step, bytes_not_allocated):
                 for t in step.tasks:
                     done[t] = True
                 for t in step.dead_tasks:
                     done[t] = True
-                self._count(step, bytes_not_allocated)
                 continue
             error = self.run_as_built(planned.records, step.tasks, done)
             first_error = first_error or error
         return first_error
 
-    def _launch(self, planned: PlannedWindow, step: Step) -> bool:
+    def _launch(self, planned: PlannedWindow, step: Step, bytes_not_allocated: int) -> bool:
         """Builds and submits the step's fused task; False (nothing submitted) on failure."""
         try:
             kernel = step.kernel
@@ -101,7 +100,9 @@ class Fuser:
                       f"{_describe(error)}")
             return False
         # After the try: the task exists now, and must never be run again as originals.
-        self.packed_futures.note_results(arg.store for arg in args if arg.role != ROLE_INPUT)
+        with self.clock.stage("launch"):
+            self.packed_futures.note_results(arg.store for arg in args if arg.role != ROLE_INPUT)
+            self._count(step, bytes_not_allocated)
         return True
 
     def _register(self, kernel: FusedKernel) -> None:

@@ -7,10 +7,11 @@ For each stream, runs the application with fusion off and on in alternating proc
 warm-up run of each) and reports microseconds per task of each, the off/on ratio (1.0: no
 cost, below 1.0: a slowdown) and the difference; then one more run with fusion on and
 LEGATE_FUSE_PROFILE=1 splits the plugin's own time by stage, in microseconds of the main
-thread's CPU time per task (a wait inside Legate is not charged), and sums the plugin's own work
-at a flush (lifting to launching, Legate's submission excluded) per task held in the window.
-The windows of the "replayed" stream repeat: all but the first few are recognised from their
-raw records and launched from the cached plan.
+thread's CPU time per task (a wait inside Legate is not charged); a second profiled run of
+twice the iterations gives the plugin's own work at a flush (lifting to launching, Legate's
+submission excluded) per task held in the iterations it adds: in steady state, the first
+windows' planning and kernel builds behind. The windows of the "replayed" stream repeat: all but
+the first few are recognised from their raw records and launched from the cached plan.
 """
 
 from __future__ import annotations
@@ -69,10 +70,25 @@ def main() -> None:
         print(f"  plugin time by stage, us per task (whole run, {tasks} tasks): {total:.1f}")
         for stage, seconds in stages.items():
             print(f"    {stage:<12} {seconds / tasks * 1e6:8.2f}")
-        held = max(1, profiled["tasks_held"])
-        at_flush = sum(stages.get(stage, 0.0) for stage in FLUSH_STAGES) / held * 1e6
-        print(f"  plugin work at a flush, per held task ({held} held; "
-              f"{'+'.join(FLUSH_STAGES)}): {at_flush:.1f} us")
+        longer = [*app_args[:-1], str(2 * args.iterations)]
+        steady = steady_flush_work(profiled, run_once(longer, "on", {"LEGATE_FUSE_PROFILE": "1"})
+                                   ["fusion"])
+        print(f"  plugin work at a flush ({'+'.join(FLUSH_STAGES)}), us per held task, "
+              f"steady state: {steady}")
+
+
+def steady_flush_work(shorter: dict[str, Any], longer: dict[str, Any]) -> str:
+    """The plugin's work at a flush per task held, over the iterations the longer of two runs
+    adds: once a loop's first windows (planned afresh, their kernels built or loaded) are
+    behind it, what each further window costs."""
+    def work(fusion: dict[str, Any]) -> float:
+        stages = fusion.get("stage_seconds", {})
+        return sum(stages.get(stage, 0.0) for stage in FLUSH_STAGES)
+
+    held = longer["tasks_held"] - shorter["tasks_held"]
+    if held <= 0:
+        return "no task held (the stream runs unfused)"
+    return f"{(work(longer) - work(shorter)) / held * 1e6:.1f} ({held} tasks)"
 
 
 def seconds_per_task(result: dict[str, Any], tasks_per_iteration: int) -> float:

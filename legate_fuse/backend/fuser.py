@@ -20,7 +20,6 @@ from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.plan.kernel_spec import (
     ROLE_INPUT,
     FusedKernel,
-    KernelArg,
     KernelSpec,
     UnsupportedGroup,
 )
@@ -87,8 +86,8 @@ class Fuser:
                     self._register(kernel)
             with self.clock.stage("launch"):
                 stores = planned.stores
-                args = [KernelArg(stores[store], role, redop)
-                        for store, role, redop in step.args]
+                # Plain tuples in KernelArg's order: built for every argument of every launch.
+                args = [(stores[store], role, redop) for store, role, redop in step.args]
                 with self.clock.stage("submit"):
                     task = build_fused_task(self.runtime(), kernel.kernel_id, args, b"",
                                             step.provenance)
@@ -101,7 +100,8 @@ class Fuser:
             return False
         # After the try: the task exists now, and must never be run again as originals.
         with self.clock.stage("launch"):
-            self.packed_futures.note_results(arg.store for arg in args if arg.role != ROLE_INPUT)
+            self.packed_futures.note_results(store for store, role, _ in args
+                                             if role != ROLE_INPUT)
             self._count(step, bytes_not_allocated)
         return True
 

@@ -11,7 +11,8 @@ from legate_fuse.plan.kernel_spec import ROLE_INPUT, ROLE_OUTPUT, KernelArg
 
 
 def build_fused_task(
-    runtime: Any, kernel_id: str, args: Sequence[KernelArg], scalars: bytes, provenance: str,
+    runtime: Any, kernel_id: str, args: Sequence[KernelArg | tuple[Any, int, int]],
+    scalars: bytes, provenance: str,
 ) -> Any:
     """The FUSED task, ready to execute: stores deduplicated by the plan, every partitioned
     store aligned with every other (the group's iteration space), the kernel's id (registered
@@ -21,14 +22,14 @@ def build_fused_task(
     with scope(provenance=provenance):
         task = runtime.create_auto_task(tasks.library(), tasks.FUSED_TASK_ID)
         partitioned = []
-        for arg in args:
-            if arg.role == ROLE_INPUT:
-                variable = task.add_input(arg.store)
-            elif arg.role == ROLE_OUTPUT:
-                variable = task.add_output(arg.store)
+        for store, role, redop in args:  # (unpacked: plain tuples are accepted too)
+            if role == ROLE_INPUT:
+                variable = task.add_input(store)
+            elif role == ROLE_OUTPUT:
+                variable = task.add_output(store)
             else:
-                variable = task.add_reduction(arg.store, arg.redop)
-            if arg.store.ndim > 0:
+                variable = task.add_reduction(store, redop)
+            if store.ndim > 0:
                 partitioned.append(variable)
         if len(partitioned) > 1:
             task.add_constraint(align(*partitioned))

@@ -155,6 +155,7 @@ class Planner:
             encoding = self.encodings.get(stream)
             if encoding is None:
                 encoding = self._encoding(records, stream)
+                stream.lifted = True  # (the records hold their lifted forms now)
                 self.encodings.remember(stream, encoding)
             elif self.call_sites.watched:  # a stream seen before: nothing is lifted (a
                 # record has a call site only when its kind is watched)
@@ -194,8 +195,8 @@ class Planner:
         live_roots = self.tracker.live_roots(referenced=index)
         descriptions = [str(store) for store in stores]
         held = list(encoding.held)
-        for record in records:  # a lifted form holds its arguments' stores too
-            if record.lifted is not None and record.lifted[0] is not None:
+        for record in records if stream.lifted else ():  # a lifted form holds its
+            if record.lifted is not None and record.lifted[0] is not None:  # stores too
                 for arg in record.lifted[0].args:
                     held[index[id(arg.store)]] += 1
         live = [descriptions[i] for i in foreign_references(stores, held)]

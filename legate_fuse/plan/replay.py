@@ -37,6 +37,7 @@ class Stream:
     key: Hashable | None
     stores: list[Any]
     index: dict[int, int]  # id(store) -> its number
+    lifted: bool  # whether a record holds its lifted form (references to its stores)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,9 +58,10 @@ def read_stream(records: Sequence[TaskRecord]) -> Stream:
     index: dict[int, int] = {}
     numbers: list[int] = []
     kinds: list[tuple[Any, ...]] = []
-    lazy = True
+    lazy, lifted = True, False
     for record in records:
         lazy = lazy and record.lazy
+        lifted = lifted or record.lifted is not None
         kinds.append((record.library_name, record.task_id, *record.shape))
         # Inlined: this runs for every argument of every held task at every flush.
         for store in record.stores:
@@ -71,7 +73,7 @@ def read_stream(records: Sequence[TaskRecord]) -> Stream:
     # Hashed when looked up (Encodings.get), not here: a tuple's hash is not kept, and the
     # key of a window of 16 tasks takes about 4 us to hash.
     key = (tuple(kinds), tuple(numbers)) if lazy else None
-    return Stream(key, stores, index)
+    return Stream(key, stores, index, lifted)
 
 
 class Encodings:

@@ -38,8 +38,8 @@ def recording(runtime, kernel_id, args, scalars, provenance):
     # Everything the fused task receives, stores by role, type and shape (their storage ids are
     # the runtime's own numbering, the same on every rank).
     launches.append({{"kernel": kernel_id, "scalars": scalars.hex(), "name": provenance,
-                     "args": [[a.role, a.redop, str(a.store.type), list(a.store.shape)]
-                              for a in args]}})
+                     "args": [[role, redop, str(store.type), list(store.shape)]
+                              for store, role, redop in args]}})
     return build(runtime, kernel_id, args, scalars, provenance)
 
 fuser.build_fused_task = recording

@@ -13,7 +13,7 @@ from typing import Any
 from legate_fuse import settings
 from legate_fuse.capture import compat, flush_points, traces
 from legate_fuse.capture.call_sites import CallSites
-from legate_fuse.capture.direct_tasks import task_being_built
+from legate_fuse.capture.direct_tasks import DirectTasks
 from legate_fuse.capture.external_memory import ExternalMemory
 from legate_fuse.capture.import_hooks import after_import
 from legate_fuse.capture.packed_futures import PackedFutures
@@ -46,6 +46,7 @@ class Session:
         # Whether fusion pays, measured at the program's reads (window/payoff.py): if not,
         self.payoff = PayoffTuner() if config.payoff else None
         self.fusion_pays = True  # ... nothing is held, tasks are built as without the plugin
+        self.direct_tasks = DirectTasks()
         # Why fusion is off for good (a hook of Legate or cuPyNumeric is missing...), or None.
         self.turned_off: str | None = None
         self.runtime_proxy: Any = None
@@ -87,7 +88,7 @@ class Session:
         if reason == "read" and self.payoff is not None:  # after the held tasks ran
             pays = self.payoff.at_read(self.stats)
             # Unfused, cuPyNumeric got tasks without a proxy: one still being built runs first.
-            self.fusion_pays = pays and (self.fusion_pays or not task_being_built())
+            self.fusion_pays = pays and (self.fusion_pays or not self.direct_tasks.being_built())
 
     def execute_window(self, records: Sequence[TaskRecord]) -> None:
         """Plans the flushed window and runs it, fused; whatever fails inside the plugin, every

@@ -108,7 +108,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a held task that writes memory NumPy owns is flushed at once (submit_auto_task)"),
     Mutation(
         "direct-tasks-resume", "legate_fuse/session.py",
-        "self.fusion_pays = pays and (self.fusion_pays or not task_being_built())\n",
+        "self.fusion_pays = pays and (self.fusion_pays or not self.direct_tasks.being_built())\n",
         "self.fusion_pays = pays\n",
         (f"{SWITCHING}::test_fusion_resumes_only_once_no_task_without_a_proxy_is_being_built",),
         "fusion resumes only when no task handed out without a proxy is being built"),

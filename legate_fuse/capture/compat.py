@@ -62,8 +62,6 @@ OTHER_NAMES: tuple[tuple[str, str | None, str], ...] = (
     ("legate.core", None, "get_legate_runtime"),
     ("legate.core", None, "LogicalStore"),
     ("legate.core", None, "LogicalArray"),
-    # The type of the tasks cuPyNumeric gets without a proxy while fusion does not pay.
-    ("legate.core", None, "AutoTask"),
     # Replaced so that variables of tasks not built yet can be constrained (lazy_task.py), and
     # so that a change of scope runs what was held under the previous one (scopes.py).
     ("legate.core", None, "align"),

@@ -8,12 +8,19 @@ submitted later would run before held tasks the program submitted earlier.
 
 So a task goes out without a proxy only to a module known to build each task and submit it
 within one function call, with the task in a local variable of that function, never returned
-or stored elsewhere (`BUILT_IN_ONE_CALL`: checked against cuPyNumeric 26.06's sources, where
-all 62 calls that create an AutoTask do so). Such a task can only still be unsubmitted while
-that function runs, with the task in its variables: fusion resumes at a read only when no
-running function of any thread has one (`task_being_built`); anyone else gets the proxy.
+or stored elsewhere, and not in a generator (`BUILT_IN_ONE_CALL`: checked against cuPyNumeric
+26.06's sources, where all 75 functions that create a task do so, none a generator). Such a task
+can only still be unsubmitted while the function that received it runs: `DirectTasks`
+remembers those functions' frames, and holding resumes at a read only when none of them is
+running on any thread (found by walking the threads' stacks). Anyone else gets the proxy.
 Keeping a reference to each task instead, to see when it is submitted, measured slower than
 the proxy: Legate's tasks are then freed later than cuPyNumeric drops them.
+
+A frame is remembered by its id() and its code object's, not referenced: a reference would
+keep its variables, the task among them, alive after the function returns. (The walk itself
+creates frame objects, which may take the memory of a frame that returned: with the code's id
+as well, only a later call of the same function can be mistaken for it, which only delays
+holding to a later read.)
 """
 
 from __future__ import annotations
@@ -23,6 +30,9 @@ from types import FrameType
 
 # Modules (and their submodules) that create each task, submit it and drop it within one call.
 BUILT_IN_ONE_CALL = ("cupynumeric",)
+# Frames remembered before those no longer running are dropped (a program that builds tasks
+# at once for a long time, holding none).
+_PRUNE_AT = 256
 
 
 def builds_in_one_call(frame: FrameType | None) -> bool:
@@ -31,15 +41,32 @@ def builds_in_one_call(frame: FrameType | None) -> bool:
     return isinstance(module, str) and module.partition(".")[0] in BUILT_IN_ONE_CALL
 
 
-def task_being_built(task_type: type | None = None) -> bool:
-    """Whether a running function of any thread has a `task_type` (Legate's AutoTask) in a
-    local variable."""
-    if task_type is None:
-        from legate.core import AutoTask as task_type
-    for frame in sys._current_frames().values():
-        current: FrameType | None = frame
-        while current is not None:
-            if any(type(value) is task_type for value in current.f_locals.values()):
-                return True
-            current = current.f_back
-    return False
+class DirectTasks:
+    """The frames of the functions that received a task without a proxy: (id of the frame, id
+    of its code object)."""
+
+    def __init__(self) -> None:
+        self.frames: set[tuple[int, int]] = set()
+
+    def handed_to(self, frame: FrameType) -> None:
+        """A task went out, without a proxy, to the function running in `frame`."""
+        self.frames.add((id(frame), id(frame.f_code)))
+        if len(self.frames) >= _PRUNE_AT:
+            self.being_built()
+
+    def being_built(self) -> bool:
+        """Whether a function that received a task without a proxy may still be building it:
+        its frame is on a thread's stack. Forgets the frames that are not."""
+        if not self.frames:
+            return False
+        running: set[tuple[int, int]] = set()
+        # No variable may refer to a frame when this returns: this function's own frame is
+        # among them, and a frame referred to when its function returns keeps its variables
+        # and its caller's frame (a reference cycle, through the program's objects).
+        frame: FrameType | None
+        for frame in sys._current_frames().values():
+            while frame is not None:
+                running.add((id(frame), id(frame.f_code)))
+                frame = frame.f_back
+        self.frames &= running
+        return bool(self.frames)

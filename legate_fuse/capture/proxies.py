@@ -114,6 +114,7 @@ class RuntimeProxy:
         if len(session.window) or not builds_in_one_call(caller):
             return self.create_eager_task(library, task_id)
         session.stats.tasks_seen += 1  # counted when built: its submission is not seen
+        session.direct_tasks.handed_to(caller)
         return self._runtime.create_auto_task(library, task_id)
 
     def create_manual_task(self, *args: Any, **kwargs: Any) -> ManualTaskProxy:

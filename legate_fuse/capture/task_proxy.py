@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from legate_fuse.capture.call_sites import CallSites
+from legate_fuse.capture.direct_tasks import DirectTasks
 from legate_fuse.capture.external_memory import ExternalMemory
 from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.stage_clock import StageClock
@@ -27,6 +28,7 @@ class Session(Protocol):
     runtime_proxy: Any  # proxies.RuntimeProxy
     stats: Stats
     fusion_pays: bool  # False: measured not to pay, tasks are built at once
+    direct_tasks: DirectTasks  # the functions given a task without a proxy while unfused
 
     def submit_auto_task(self, record: TaskRecord) -> None: ...
 

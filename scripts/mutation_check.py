@@ -113,6 +113,17 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{SWITCHING}::test_fusion_resumes_only_once_no_task_without_a_proxy_is_being_built",),
         "fusion resumes only when no task handed out without a proxy is being built"),
     Mutation(
+        "direct-tasks-walk-cycle", "legate_fuse/capture/direct_tasks.py",
+        "            while frame is not None:\n"
+        "                running.add((id(frame), id(frame.f_code)))\n"
+        "                frame = frame.f_back\n",
+        "            current = frame\n"
+        "            while current is not None:\n"
+        "                running.add((id(current), id(current.f_code)))\n"
+        "                current = current.f_back\n",
+        ("tests/unit/test_direct_tasks.py::test_looking_for_them_leaves_no_reference_cycle",),
+        "looking for the frames given a task leaves no frame referred to (no reference cycle)"),
+    Mutation(
         "direct-tasks-callers", "legate_fuse/capture/direct_tasks.py",
         '    return isinstance(module, str) and module.partition(".")[0] in BUILT_IN_ONE_CALL\n',
         "    return True\n",

@@ -66,9 +66,7 @@ class Fuser:
         group_bytes = planned.plan.group_bytes  # of this window's shapes
         for step, bytes_not_allocated in zip(planned.steps, group_bytes, strict=True):
             if step.kind == "fused" and self._launch(planned, step, bytes_not_allocated):
-                for t in step.tasks:
-                    done[t] = True
-                for t in step.dead_tasks:
+                for t in (*step.tasks, *step.dead_tasks):
                     done[t] = True
                 continue
             error = self.run_as_built(planned.records, step.tasks, done)

@@ -138,7 +138,7 @@ class Planner:
             encoded_records, window = cut_window
             if len(encoded_records) == len(records) and all(
                     a is b for a, b in zip(encoded_records, records, strict=True)):
-                return window if sum(window.encoding.lifted[:prefix]) >= 2 else None
+                return window if window.encoding.worth_planning(prefix) else None
         return self.encode(records, prefix)
 
     def encode(self, records: Sequence[TaskRecord], prefix: int | None = None
@@ -162,7 +162,7 @@ class Planner:
                 for record, lifted in zip(records, encoding.lifted, strict=True):
                     if record.site is not None:
                         self._note_site(record, lifted)
-            if sum(encoding.lifted[:prefix]) < 2:
+            if not encoding.worth_planning(prefix):
                 return None
         with self.clock.stage("encode"):
             return self._described(records, stream, encoding)

@@ -51,6 +51,11 @@ class Encoding:
     # two per argument (the record's list of stores and its StoreArg).
     held: tuple[int, ...]
 
+    def worth_planning(self, prefix: int | None = None) -> bool:
+        """Whether fusion could change how the first `prefix` tasks (all by default) run:
+        only if two of them are lifted (a group has two)."""
+        return sum(self.lifted[:prefix]) >= 2
+
 
 def read_stream(records: Sequence[TaskRecord]) -> Stream:
     """The stream of `records` (one pass: the stores are numbered on the way)."""

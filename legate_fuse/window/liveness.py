@@ -13,8 +13,7 @@ import functools
 import gc
 import sys
 import weakref
-from collections import Counter
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Container, Sequence
 from typing import Any
 
 from legate_fuse.capture.compat import STORE_ATTRIBUTE
@@ -100,16 +99,6 @@ class ArrayTracker:
         self._arrays[:] = alive
         self._prune_at = max(_FIRST_PRUNE, 2 * len(alive))
         return roots
-
-
-def held_references(records: Iterable[Any], lifted: Iterable[Any] | None = None) -> Counter[int]:
-    """References to stores that a window's own records hold (their stores and arguments, and
-    the arguments of their lifted forms when given), by id(); see foreign_references. Recorded
-    calls name stores by id() and hold none."""
-    held = [id(store) for record in records for store in record.stores]
-    held += [id(arg.store) for record in records for arg in record.args]
-    held += [id(arg.store) for task in lifted or () if task is not None for arg in task.args]
-    return Counter(held)
 
 
 def reference_counts_as_assumed() -> bool:

@@ -59,10 +59,7 @@ class Session:
         self.stats.tasks_seen += 1
         if self._read_points_pending or not self._hooks_checked:
             self.install_read_points()
-        # A task given to cuPyNumeric without a proxy may be unsubmitted: one held now would
-        # run after it, though submitted before it (capture/direct_tasks.py).
-        unsubmitted = self.direct_tasks.being_built()
-        if self.holding and not self._read_points_pending and self.fusion_pays and not unsubmitted:
+        if self.holding and not self._read_points_pending and self.fusion_pays:
             self.window.hold(record)
             if self.external.written_by(record):
                 # NumPy reads its own memory as soon as cuPyNumeric returns, calling no one.
@@ -75,19 +72,23 @@ class Session:
             record.task.execute()
 
     def run_at_once(self, task: Any) -> None:
-        """A task built at once behind a proxy is submitted: it runs now, after everything held
-        (normally nothing: see RuntimeProxy.create_eager_task)."""
+        """A task built at once is submitted: it runs now, after everything held (normally
+        nothing: see RuntimeProxy.create_eager_task)."""
         self.stats.tasks_seen += 1
         if len(self.window):
             self.flush("opaque_task")
+        if not self.clock.enabled:  # the common case, without a context manager
+            task.execute()
+            return
         with self.clock.stage("run_unfused"):
             task.execute()
 
     def flush(self, reason: str) -> None:
         self.window.flush(reason)
-        self.direct_tasks.being_built()  # frees the variables of functions that returned
         if reason == "read" and self.payoff is not None:  # after the held tasks ran
-            self.fusion_pays = self.payoff.at_read(self.stats)
+            pays = self.payoff.at_read(self.stats)
+            # Unfused, cuPyNumeric got tasks without a proxy: one still being built runs first.
+            self.fusion_pays = pays and (self.fusion_pays or not self.direct_tasks.being_built())
 
     def execute_window(self, records: Sequence[TaskRecord]) -> None:
         """Plans the flushed window and runs it, fused; whatever fails inside the plugin, every

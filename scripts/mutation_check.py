@@ -107,34 +107,21 @@ MUTATIONS: tuple[Mutation, ...] = (
         (EXTERNAL,),
         "a held task that writes memory NumPy owns is flushed at once (submit_auto_task)"),
     Mutation(
-        "direct-tasks-hold", "legate_fuse/session.py",
-        "unsubmitted = self.direct_tasks.being_built()\n",
-        "unsubmitted = False\n",
-        (f"{SWITCHING}::test_no_task_is_held_while_a_task_without_a_proxy_is_being_built",),
-        "no task is held while a task handed out without a proxy may be unsubmitted"),
-    Mutation(
-        "direct-tasks-returned", "legate_fuse/capture/direct_tasks.py",
-        "            if sys.getrefcount(frames[i]) <= _RETURNED:\n",
-        "            if sys.getrefcount(frames[i]) <= _RETURNED + 1:\n",
-        ("tests/unit/test_direct_tasks.py::test_a_function_given_a_task_is_being_built_until_it_returns",),
-        "a function given a task without a proxy is being built until it returns"),
-    Mutation(
-        "direct-tasks-kept-frames", "legate_fuse/capture/direct_tasks.py",
-        "        if frames:\n            self._drop_returned()\n",
-        "",
-        ("tests/unit/test_direct_tasks.py::"
-         "test_a_returned_function_whose_frame_a_traceback_keeps_is_not_taken_for_running",),
-        "a returned function whose frame something else keeps is found off every stack"),
+        "direct-tasks-resume", "legate_fuse/session.py",
+        "self.fusion_pays = pays and (self.fusion_pays or not self.direct_tasks.being_built())\n",
+        "self.fusion_pays = pays\n",
+        (f"{SWITCHING}::test_fusion_resumes_only_once_no_task_without_a_proxy_is_being_built",),
+        "fusion resumes only when no task handed out without a proxy is being built"),
     Mutation(
         "direct-tasks-walk-cycle", "legate_fuse/capture/direct_tasks.py",
         "            while frame is not None:\n"
-        "                running.add(id(frame))\n"
+        "                running.add((id(frame), id(frame.f_code)))\n"
         "                frame = frame.f_back\n",
         "            current = frame\n"
         "            while current is not None:\n"
-        "                running.add(id(current))\n"
+        "                running.add((id(current), id(current.f_code)))\n"
         "                current = current.f_back\n",
-        ("tests/unit/test_direct_tasks.py::test_remembering_them_leaves_no_reference_cycle",),
+        ("tests/unit/test_direct_tasks.py::test_looking_for_them_leaves_no_reference_cycle",),
         "looking for the frames given a task leaves no frame referred to (no reference cycle)"),
     Mutation(
         "direct-tasks-callers", "legate_fuse/capture/direct_tasks.py",

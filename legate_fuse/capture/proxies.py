@@ -1,7 +1,6 @@
 """The proxy for Legate's runtime: a task the lifting may fuse is recorded and held in the window
-(lazy_task.py), any other runs when submitted, after what is held (direct_tasks.py,
-task_proxy.py); anything whose effect could depend on, or be observed by, a held task flushes
-the window first.
+(lazy_task.py), any other runs when submitted, after what is held (task_proxy.py); anything
+whose effect could depend on, or be observed by, a held task flushes the window first.
 """
 
 from __future__ import annotations
@@ -13,6 +12,7 @@ from types import FrameType
 from typing import Any
 
 from legate_fuse.capture import compat
+from legate_fuse.capture.direct_tasks import builds_in_one_call
 from legate_fuse.capture.lazy_task import LazyAutoTask, TimedLazyAutoTask
 from legate_fuse.capture.scopes import legate_scope
 from legate_fuse.capture.store_args import stores_of
@@ -67,28 +67,27 @@ class RuntimeProxy:
 
     # -- tasks -----------------------------------------------------------------------------
     def create_auto_task(self, library: Any, task_id: Any) -> Any:
-        session = self._session
-        if not session.fusion_pays:  # measured: run as without the plugin
-            session.stats.tasks_unfused_by_payoff += 1
-            return self.create_eager_task(library, task_id, sys._getframe(1))
+        if not self._session.fusion_pays:  # measured: run as without the plugin
+            return self._unfused_task(library, task_id, sys._getframe(1))
         name = library.name
         lazy_ids = self._lazy_by_library.get(name)
         if lazy_ids is None:
             lazy_ids = self._lazy_by_library[name] = self._lazy_task_ids(name)
-        if task_id not in lazy_ids:
-            return self.create_eager_task(library, task_id, sys._getframe(1))
-        site = None
-        sites = session.call_sites
-        if sites.watched and (name, task_id) in sites.watched:
-            # A kind some task of which was not lifted: is this one's site such?
-            site = sites.site_of_caller(name, int(task_id))
-            if sites.build_at_once(site):
-                return self.create_eager_task(library, task_id, sys._getframe(1))
-        clock = session.clock
-        if not clock.enabled:  # the common case, without a context manager
-            return self._lazy_task(LazyAutoTask, library, task_id, lazy_ids[task_id], site)
-        with clock.stage("record"):
-            return self._lazy_task(TimedLazyAutoTask, library, task_id, lazy_ids[task_id], site)
+        if task_id in lazy_ids:
+            site = None
+            sites = self._session.call_sites
+            if sites.watched and (name, task_id) in sites.watched:
+                # A kind some task of which was not lifted: is this one's site such?
+                site = sites.site_of_caller(name, int(task_id))
+                if sites.build_at_once(site):
+                    return self.create_eager_task(library, task_id)
+            clock = self._session.clock
+            if not clock.enabled:  # the common case, without a context manager
+                return self._lazy_task(LazyAutoTask, library, task_id, lazy_ids[task_id], site)
+            with clock.stage("record"):
+                return self._lazy_task(TimedLazyAutoTask, library, task_id, lazy_ids[task_id],
+                                       site)
+        return self.create_eager_task(library, task_id)
 
     def _lazy_task(self, kind: type[LazyAutoTask], library: Any, task_id: Any,
                    max_scalars: int | None, site: Any) -> LazyAutoTask:
@@ -96,29 +95,27 @@ class RuntimeProxy:
         task.record.site = site
         return task
 
-    def create_eager_task(self, library: Any, task_id: Any, caller: FrameType | None = None
-                          ) -> Any:
+    def create_eager_task(self, library: Any, task_id: Any) -> AutoTaskProxy:
         """An AutoTask built at once, to run when submitted. What is held runs first: its
         tasks are earlier in the program, and Legate submits a task more slowly when one
-        writing its inputs is created after it.
-
-        To a function of cuPyNumeric (`caller`), Legate's own task: it costs the program what
-        it costs without the plugin (direct_tasks.py; no task is held while that function
-        runs, see Session.submit_auto_task). To anyone else, behind a proxy that runs it when
-        submitted."""
+        writing its inputs is created after it."""
         session = self._session
         if len(session.window):
             session.flush("opaque_task")
-        if caller is not None and session.direct_tasks.takes(caller):
-            session.stats.tasks_seen += 1  # counted when built: its submission is not seen
-            session.direct_tasks.handed_to(caller)
-            if not session.clock.enabled:  # the common case, without a context manager
-                return self._runtime.create_auto_task(library, task_id)
-            with session.clock.stage("build_task"):
-                return self._runtime.create_auto_task(library, task_id)
         with session.clock.stage("build_task"):
             task = self._runtime.create_auto_task(library, task_id)
         return AutoTaskProxy(task, session)
+
+    def _unfused_task(self, library: Any, task_id: Any, caller: FrameType) -> Any:
+        """A task while fusion does not pay: nothing is held, it runs as built. To cuPyNumeric,
+        Legate's own task (direct_tasks.py); to anyone else, behind a proxy."""
+        session = self._session
+        session.stats.tasks_unfused_by_payoff += 1
+        if len(session.window) or not builds_in_one_call(caller):
+            return self.create_eager_task(library, task_id)
+        session.stats.tasks_seen += 1  # counted when built: its submission is not seen
+        session.direct_tasks.handed_to(caller)
+        return self._runtime.create_auto_task(library, task_id)
 
     def create_manual_task(self, *args: Any, **kwargs: Any) -> ManualTaskProxy:
         return ManualTaskProxy(self._runtime.create_manual_task(*args, **kwargs), self._session)

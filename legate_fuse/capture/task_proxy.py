@@ -28,7 +28,7 @@ class Session(Protocol):
     runtime_proxy: Any  # proxies.RuntimeProxy
     stats: Stats
     fusion_pays: bool  # False: measured not to pay, tasks are built at once
-    direct_tasks: DirectTasks  # the functions given a task built at once, without a proxy
+    direct_tasks: DirectTasks  # the functions given a task without a proxy while unfused
 
     def submit_auto_task(self, record: TaskRecord) -> None: ...
 
@@ -40,10 +40,9 @@ class Session(Protocol):
 
 
 class AutoTaskProxy:
-    """Stands for an AutoTask built at once for a caller other than cuPyNumeric (which gets
-    Legate's own task: direct_tasks.py), or for a lazy task given a call it does not understand.
-    Such a task is never fused, so it is never held: it runs as soon as it is submitted, after
-    everything held before it. Every other call goes straight
+    """Stands for an AutoTask built at once (a kind no lifting knows, or a lazy task given a
+    call it does not understand). Such a task is never fused, so it is never held: it runs as
+    soon as it is submitted, after everything held before it. Every other call goes straight
     to Legate's task, which validates it exactly as without the plugin."""
 
     __slots__ = ("_session", "_task")

@@ -5,7 +5,9 @@ read back after every two.
 
 For each stream, runs the application with fusion off and on in alternating processes (after a
 warm-up run of each) and reports microseconds per task of each, the off/on ratio (1.0: no
-cost, below 1.0: a slowdown) and the difference; then one more run with fusion on and
+cost, below 1.0: a slowdown) and the difference, in wall time and in the main thread's CPU time
+(where the plugin's work is done: steadier than wall time on a machine whose few cores
+Legate's workers share with the program); then one more run with fusion on and
 LEGATE_FUSE_PROFILE=1 splits the plugin's own time by stage, in microseconds of the main
 thread's CPU time per task (a wait inside Legate is not charged); a second profiled run of
 twice the iterations gives the plugin's own work at a flush (lifting to launching, Legate's
@@ -56,6 +58,8 @@ def main() -> None:
         comparison = compare(app_args, args.repeats)
         per_task = {mode: [seconds_per_task(r, tasks_per_iteration) * 1e6
                            for r in getattr(comparison, mode)] for mode in ("off", "on")}
+        cpu_per_task = {mode: [cpu_seconds_per_task(r, tasks_per_iteration) * 1e6
+                               for r in getattr(comparison, mode)] for mode in ("off", "on")}
         print(f"{stream} stream: {what}; {size} elements, {args.iterations} iterations, "
               f"{args.repeats} alternating off/on process pairs")
         print(f"  fusion off: us/task {summary(per_task['off'])}")
@@ -63,6 +67,12 @@ def main() -> None:
         print(f"  off/on ratio        {summary(comparison.ratios())}")
         delta = statistics.median(per_task["on"]) - statistics.median(per_task["off"])
         print(f"  median overhead     {delta:+.2f} us/task")
+        print(f"  main-thread CPU, fusion off: us/task {summary(cpu_per_task['off'])}")
+        print(f"  main-thread CPU, fusion on:  us/task {summary(cpu_per_task['on'])}")
+        cpu_delta = (statistics.median(cpu_per_task["on"])
+                     - statistics.median(cpu_per_task["off"]))
+        print(f"  median CPU overhead {cpu_delta:+.2f} us/task "
+              f"({cpu_delta / statistics.median(cpu_per_task['off']):+.1%})")
         profiled = run_once(app_args, "on", {"LEGATE_FUSE_PROFILE": "1"})["fusion"]
         tasks = max(1, profiled["tasks_seen"])
         stages = profiled.get("stage_seconds", {})
@@ -89,6 +99,14 @@ def steady_flush_work(shorter: dict[str, Any], longer: dict[str, Any]) -> str:
     if held <= 0:
         return "no task held (the stream runs unfused)"
     return f"{(work(longer) - work(shorter)) / held * 1e6:.1f} ({held} tasks)"
+
+
+def cpu_seconds_per_task(result: dict[str, Any], tasks_per_iteration: int) -> float:
+    """The main thread's CPU seconds per task (per iteration, over the tasks per iteration
+    that `seconds_per_task` divides by)."""
+    iterations_per_task = (seconds_per_task(result, tasks_per_iteration)
+                           / float(result["seconds_per_iteration"]))
+    return float(result["cpu_seconds_per_iteration"]) * iterations_per_task
 
 
 def seconds_per_task(result: dict[str, Any], tasks_per_iteration: int) -> float:

@@ -102,6 +102,8 @@ class RuntimeProxy:
         session = self._session
         if len(session.window):
             session.flush("opaque_task")
+        if not session.clock.enabled:  # the common case, without a context manager
+            return AutoTaskProxy(self._runtime.create_auto_task(library, task_id), session)
         with session.clock.stage("build_task"):
             task = self._runtime.create_auto_task(library, task_id)
         return AutoTaskProxy(task, session)

@@ -71,18 +71,6 @@ class Session:
         with self.clock.stage("run_unfused"):
             record.task.execute()
 
-    def run_at_once(self, task: Any) -> None:
-        """A task built at once is submitted: it runs now, after everything held (normally
-        nothing: see RuntimeProxy.create_eager_task)."""
-        self.stats.tasks_seen += 1
-        if len(self.window):
-            self.flush("opaque_task")
-        if not self.clock.enabled:  # the common case, without a context manager
-            task.execute()
-            return
-        with self.clock.stage("run_unfused"):
-            task.execute()
-
     def flush(self, reason: str) -> None:
         self.window.flush(reason)
         if reason == "read" and self.payoff is not None:  # after the held tasks ran

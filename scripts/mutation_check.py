@@ -191,14 +191,16 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_task_that_cannot_be_lifted_is_built_as_soon_as_that_is_known",),
         "a lazy task given more scalars than it can be lifted with is built at once"),
     Mutation(
-        "task-built-at-once-runs-after-held", "legate_fuse/session.py",
-        '        if len(self.window):\n'
-        '            self.flush("opaque_task")\n'
-        "        if not self.clock.enabled:",
-        "        if not self.clock.enabled:",
+        "task-built-at-once-runs-after-held", "legate_fuse/capture/task_proxy.py",
+        '        if session.window.tasks:\n'
+        '            session.flush("opaque_task")\n'
+        "        if not session.clock.enabled:  # the common case, without a context manager\n"
+        "            self._task.execute()",
+        "        if not session.clock.enabled:  # the common case, without a context manager\n"
+        "            self._task.execute()",
         ("tests/integration/test_lazy_tasks.py::"
          "test_a_task_built_at_once_runs_after_the_tasks_submitted_before_it",),
-        "a task built at once runs after every task submitted before it (run_at_once)"),
+        "a task built at once runs after every task submitted before it (AutoTaskProxy.execute)"),
     Mutation(
         "window-exception-runs-rest", "legate_fuse/session.py",
         "            execute_in_order([r for r, ran in zip(records, done, strict=True) "

@@ -40,6 +40,16 @@ LIBRARY_PACKAGES = frozenset({"legate", "cupynumeric", "legate_fuse"})
 Site = tuple[int, int, str, int]  # id(code), instruction offset, library, task id
 
 
+class _LibraryModules(dict[Any, bool]):
+    """Module name -> whether it is Legate's, cuPyNumeric's or this plugin's. A name seen
+    before costs a dictionary lookup, without a call (the common case: `__missing__` runs once
+    per module)."""
+
+    def __missing__(self, module: Any) -> bool:
+        inside = self[module] = str(module).partition(".")[0] in LIBRARY_PACKAGES
+        return inside
+
+
 class CallSites:
     def __init__(self, stats: Stats, enabled: bool = True) -> None:
         self.stats = stats
@@ -48,11 +58,13 @@ class CallSites:
         self.watched: set[tuple[str, int]] = set()
         # Site -> [tasks still to build at once, length of the last run]; None once lifted.
         self._sites: dict[Site, list[int] | None] = {}
-        # id(code object) -> whether it is a library's; depths of the program's frame from
-        # site_of_caller, per library function creating tasks (id of its code object).
-        self._library_code: dict[int, bool] = {}
+        # Which frames run a library's code, by the name of their module (frame.f_globals).
+        self._in_library = _LibraryModules()
+        # Depths of the program's frame from site_of_caller, per library function creating
+        # tasks (id of its code object).
         self._depths: dict[int, list[int]] = {}
-        # Every code object known by id, kept so that no id is reused while it is a key.
+        # Every code object known by id (those creating tasks, those of the program's frames
+        # at a site), kept so that no id is reused while it is a key.
         self._codes: dict[int, CodeType] = {}
 
     def site_of_caller(self, library_name: str, task_id: int) -> Site | None:
@@ -63,23 +75,36 @@ class CallSites:
         # only the one it returns: the depth of the program's frame is remembered per library
         # function creating the task (sys._getframe(2)), and checked on the frame object of
         # that depth and of the one it called, which must be a library's.
+        in_library = self._in_library
         creator = sys._getframe(2).f_code
+        frame: FrameType | None = None
+        for depth in self._depths.get(id(creator), ()):
+            try:
+                callee = sys._getframe(depth - 1)
+            except ValueError:  # the stack is not that deep
+                continue
+            caller = callee.f_back
+            if (caller is not None and in_library[callee.f_globals.get("__name__")]
+                    and not in_library[caller.f_globals.get("__name__")]):
+                frame = caller
+                break
+        if frame is None:  # the first task of this function, or reached in another way
+            depth, frame = 2, sys._getframe(2)
+            while frame is not None and in_library[frame.f_globals.get("__name__")]:
+                depth, frame = depth + 1, frame.f_back
+            if frame is None:
+                return None
+            self._remember_depth(creator, depth)
+        code = frame.f_code
+        self._codes[id(code)] = code  # the site's key has its id
+        return (id(code), frame.f_lasti, library_name, task_id)
+
+    def _remember_depth(self, creator: CodeType, depth: int) -> None:
+        if len(self._codes) >= MOST_SITES:  # forgotten together: the ids are their keys
+            self._codes.clear()
+            self._depths.clear()
+            self._sites.clear()
         depths = self._depths.get(id(creator))
-        if depths is not None:
-            for depth in depths:
-                try:
-                    callee = sys._getframe(depth - 1)
-                except ValueError:  # the stack is not that deep
-                    continue
-                frame = callee.f_back
-                if frame is not None and self._in_library(callee) and not self._in_library(
-                        frame):
-                    return (id(frame.f_code), frame.f_lasti, library_name, task_id)
-        depth, frame = 2, sys._getframe(2)
-        while frame is not None and self._in_library(frame):
-            depth, frame = depth + 1, frame.f_back
-        if frame is None:
-            return None
         if depths is None:
             depths = self._depths[id(creator)] = []
             self._codes[id(creator)] = creator
@@ -87,22 +112,6 @@ class CallSites:
             # Shallowest first: the first match is the first frame outside the libraries.
             depths.append(depth)
             depths.sort()
-        return (id(frame.f_code), frame.f_lasti, library_name, task_id)
-
-    def _in_library(self, frame: FrameType) -> bool:
-        """Whether `frame` runs code of Legate, cuPyNumeric or this plugin (per code object,
-        by id: a code object's hash is computed anew at each call, from its bytecode)."""
-        inside = self._library_code.get(id(frame.f_code))
-        if inside is None:
-            if len(self._codes) >= MOST_SITES:  # forgotten together: the ids are their keys
-                self._codes.clear()
-                self._library_code.clear()
-                self._depths.clear()
-            module = str(frame.f_globals.get("__name__", ""))
-            inside = self._library_code[id(frame.f_code)] = (
-                module.partition(".")[0] in LIBRARY_PACKAGES)
-            self._codes[id(frame.f_code)] = frame.f_code
-        return inside
 
     def build_at_once(self, site: Site | None) -> bool:
         """Whether the task created at `site` is to be built at once (counts it)."""

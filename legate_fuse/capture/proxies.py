@@ -67,31 +67,39 @@ class RuntimeProxy:
 
     # -- tasks -----------------------------------------------------------------------------
     def create_auto_task(self, library: Any, task_id: Any) -> Any:
-        if not self._session.fusion_pays:  # measured: run as without the plugin
-            return self._unfused_task(library, task_id, sys._getframe(1))
-        name = library.name
-        lazy_ids = self._lazy_by_library.get(name)
-        if lazy_ids is None:
-            lazy_ids = self._lazy_by_library[name] = self._lazy_task_ids(name)
-        if task_id in lazy_ids:
-            site = None
-            sites = self._session.call_sites
-            if sites.watched and (name, task_id) in sites.watched:
-                # A kind some task of which was not lifted: is this one's site such?
-                site = sites.site_of_caller(name, int(task_id))
-                if sites.build_at_once(site):
-                    return self.create_eager_task(library, task_id)
-            clock = self._session.clock
-            if not clock.enabled:  # the common case, without a context manager
-                return self._lazy_task(LazyAutoTask, library, task_id, lazy_ids[task_id], site)
-            with clock.stage("record"):
-                return self._lazy_task(TimedLazyAutoTask, library, task_id, lazy_ids[task_id],
-                                       site)
-        return self.create_eager_task(library, task_id)
+        session = self._session
+        if not session.fusion_pays:  # measured: run as without the plugin
+            if self._hand_over_unfused(sys._getframe(1)):
+                return self._runtime.create_auto_task(library, task_id)
+        else:
+            name = library.name
+            lazy_ids = self._lazy_by_library.get(name)
+            if lazy_ids is None:
+                lazy_ids = self._lazy_by_library[name] = self._lazy_task_ids(name)
+            if task_id in lazy_ids:
+                site = None
+                sites = session.call_sites
+                if sites.watched and (name, task_id) in sites.watched:
+                    # A kind some task of which was not lifted: is this one's site such?
+                    site = sites.site_of_caller(name, int(task_id))
+                if site is None or not sites.build_at_once(site):
+                    return self._lazy_task(library, task_id, lazy_ids[task_id], site)
+        if session.window.tasks or session.clock.enabled:
+            return self.create_eager_task(library, task_id)
+        # create_eager_task's common case, without its call: on a stream of tasks none of
+        # which fuses, each call of the plugin's costs about 1% of a task's time.
+        return AutoTaskProxy(self._runtime.create_auto_task(library, task_id), session)
 
-    def _lazy_task(self, kind: type[LazyAutoTask], library: Any, task_id: Any,
-                   max_scalars: int | None, site: Any) -> LazyAutoTask:
-        task = kind(self._session, library, int(task_id), self._scope.provenance(), max_scalars)
+    def _lazy_task(self, library: Any, task_id: Any, max_scalars: int | None,
+                   site: Any) -> LazyAutoTask:
+        clock = self._session.clock
+        if not clock.enabled:  # the common case, without a context manager
+            task = LazyAutoTask(self._session, library, int(task_id), self._scope.provenance(),
+                                max_scalars)
+        else:
+            with clock.stage("record"):
+                task = TimedLazyAutoTask(self._session, library, int(task_id),
+                                         self._scope.provenance(), max_scalars)
         task.record.site = site
         return task
 
@@ -100,7 +108,7 @@ class RuntimeProxy:
         tasks are earlier in the program, and Legate submits a task more slowly when one
         writing its inputs is created after it."""
         session = self._session
-        if len(session.window):
+        if session.window.tasks:
             session.flush("opaque_task")
         if not session.clock.enabled:  # the common case, without a context manager
             return AutoTaskProxy(self._runtime.create_auto_task(library, task_id), session)
@@ -108,16 +116,17 @@ class RuntimeProxy:
             task = self._runtime.create_auto_task(library, task_id)
         return AutoTaskProxy(task, session)
 
-    def _unfused_task(self, library: Any, task_id: Any, caller: FrameType) -> Any:
-        """A task while fusion does not pay: nothing is held, it runs as built. To cuPyNumeric,
-        Legate's own task (direct_tasks.py); to anyone else, behind a proxy."""
+    def _hand_over_unfused(self, caller: FrameType) -> bool:
+        """A task while fusion does not pay: nothing is held, it runs as built. Whether it goes
+        to cuPyNumeric as Legate's own task (direct_tasks.py), not behind a proxy: only when
+        nothing is held and the caller is cuPyNumeric."""
         session = self._session
         session.stats.tasks_unfused_by_payoff += 1
-        if len(session.window) or not builds_in_one_call(caller):
-            return self.create_eager_task(library, task_id)
+        if session.window.tasks or not builds_in_one_call(caller):
+            return False
         session.stats.tasks_seen += 1  # counted when built: its submission is not seen
         session.direct_tasks.handed_to(caller)
-        return self._runtime.create_auto_task(library, task_id)
+        return True
 
     def create_manual_task(self, *args: Any, **kwargs: Any) -> ManualTaskProxy:
         return ManualTaskProxy(self._runtime.create_manual_task(*args, **kwargs), self._session)

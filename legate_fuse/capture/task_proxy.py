@@ -22,7 +22,7 @@ class Session(Protocol):
 
     packed_futures: PackedFutures
     call_sites: CallSites
-    window: Any  # window.holding.Window: its length is the number of tasks held
+    window: Any  # window.holding.Window: `window.tasks` lists the tasks held
     external: ExternalMemory
     clock: StageClock
     runtime_proxy: Any  # proxies.RuntimeProxy
@@ -31,8 +31,6 @@ class Session(Protocol):
     direct_tasks: DirectTasks  # the functions given a task without a proxy while unfused
 
     def submit_auto_task(self, record: TaskRecord) -> None: ...
-
-    def run_at_once(self, task: Any) -> None: ...
 
     def flush(self, reason: str) -> None: ...
 
@@ -65,7 +63,17 @@ class AutoTaskProxy:
         return self._task
 
     def execute(self) -> None:
-        self._session.run_at_once(self._task)
+        """Runs the task now, after everything held (normally nothing: held tasks run when a
+        task to be built at once is created, see RuntimeProxy.create_eager_task)."""
+        session = self._session
+        session.stats.tasks_seen += 1
+        if session.window.tasks:
+            session.flush("opaque_task")
+        if not session.clock.enabled:  # the common case, without a context manager
+            self._task.execute()
+            return
+        with session.clock.stage("run_unfused"):
+            self._task.execute()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._task, name)

@@ -93,57 +93,59 @@ class Window:
         self.stats = stats
         self.executor = executor
         self.cut = cut
-        self._records: list[TaskRecord] = []
+        # The held tasks, in program order: one list for the window's life, so that the hot
+        # paths test it directly (`if window.tasks:`) without a call of `len(window)`.
+        self.tasks: list[TaskRecord] = []
         # While a cut window runs: the records that stay held. They run later and may read
         # what the running part writes, through store objects of their own.
         self.held_back: Sequence[TaskRecord] = ()
 
     def __len__(self) -> int:
-        return len(self._records)
+        return len(self.tasks)
 
     @property
     def records(self) -> tuple[TaskRecord, ...]:
-        return tuple(self._records)
+        return tuple(self.tasks)
 
     def hold(self, record: TaskRecord) -> None:
         self.stats.tasks_held += 1
-        self._records.append(record)
-        if len(self._records) >= self.capacity:
+        self.tasks.append(record)
+        if len(self.tasks) >= self.capacity:
             self.flush_full()
 
     def flush_full(self) -> None:
         """Runs the leading tasks of a full window that the cut chooser picks (all of them
         without one); the others stay held, in order, ahead of the tasks still to come."""
-        count = len(self._records)
+        count = len(self.tasks)
         if self.cut is not None:
             try:
-                count = min(max(1, self.cut(self._records)), len(self._records))
+                count = min(max(1, self.cut(self.tasks)), len(self.tasks))
             except Exception as error:  # a cheaper window, never a broken program
                 logger.warning("legate-fuse: choosing where to cut the window failed: %r", error)
         self._run("window_full", count)
 
     def touches(self, stores: Sequence[Any]) -> bool:
         """Whether any held task touches (overlaps) any of `stores`."""
-        if not self._records or not stores:
+        if not self.tasks or not stores:
             return False
         return any(
             held.overlaps(store)
-            for record in self._records
+            for record in self.tasks
             for held in record.stores
             for store in stores
         )
 
     def flush(self, reason: str) -> None:
         """Executes every held task, in program order. An empty window is not counted."""
-        if self._records:
-            self._run(reason, len(self._records))
+        if self.tasks:
+            self._run(reason, len(self.tasks))
 
     def _run(self, reason: str, count: int) -> None:
         """Executes the first `count` held tasks; the rest stay held, ahead of any the
         executor's work adds."""
         # Taken out first: anything the executor triggers sees an empty window.
-        records, self._records = self._records, []
-        run, kept = records[:count], records[count:]
+        run, kept = self.tasks[:count], self.tasks[count:]
+        self.tasks.clear()
         self.stats.flushes[reason] += 1
         logger.debug("flushing %d tasks (%d kept): %s", len(run), len(kept), reason)
         self.held_back = kept
@@ -151,4 +153,4 @@ class Window:
             self.executor(run)
         finally:
             self.held_back = ()
-            self._records[:0] = kept
+            self.tasks[:0] = kept

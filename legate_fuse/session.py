@@ -13,10 +13,11 @@ from typing import Any
 from legate_fuse import settings
 from legate_fuse.capture import compat, flush_points, traces
 from legate_fuse.capture.call_sites import CallSites
-from legate_fuse.capture.direct_tasks import DirectTasks
+from legate_fuse.capture.direct_tasks import DirectTasks, builds_in_one_call
 from legate_fuse.capture.external_memory import ExternalMemory
 from legate_fuse.capture.import_hooks import after_import
 from legate_fuse.capture.packed_futures import PackedFutures
+from legate_fuse.capture.step_aside import StepAside
 from legate_fuse.stage_clock import StageClock
 from legate_fuse.stats import Stats, format_stats
 from legate_fuse.window.holding import TaskRecord, Window, execute_in_order
@@ -47,6 +48,9 @@ class Session:
         self.payoff = PayoffTuner() if config.payoff else None
         self.fusion_pays = True  # ... nothing is held, tasks are built as without the plugin
         self.direct_tasks = DirectTasks()
+        # Nothing held for a long run of tasks: cuPyNumeric's go straight to Legate for a while.
+        self.step_aside = StepAside(config.step_aside, self.stats, self.direct_tasks,
+                                    self.tracker, self.payoff)
         # Why fusion is off for good (a hook of Legate or cuPyNumeric is missing...), or None.
         self.turned_off: str | None = None
         self.runtime_proxy: Any = None
@@ -59,14 +63,16 @@ class Session:
         self.stats.tasks_seen += 1
         if self._read_points_pending or not self._hooks_checked:
             self.install_read_points()
-        if self.holding and not self._read_points_pending and self.fusion_pays:
+        if (self.holding and not self._read_points_pending and self.fusion_pays
+                and not self.step_aside.aside
+                and not (self.direct_tasks.frames and self.direct_tasks.being_built())):
             self.window.hold(record)
             if self.external.written_by(record):
                 # NumPy reads its own memory as soon as cuPyNumeric returns, calling no one.
                 self.flush("external_write")
             return
-        if self.holding:  # a read point is not wrapped yet (cuPyNumeric is importing): a
-            # held task could be read stale. (Or fusion was found not to pay since recorded.)
+        if self.holding:  # a read point is not wrapped yet (cuPyNumeric is importing): a held
+            # task could be read stale. (Or fusion does not pay, or the plugin stands aside.)
             self.flush("hooks_pending" if self._read_points_pending else "unfused")
         with self.clock.stage("run_unfused"):
             record.task.execute()
@@ -167,10 +173,14 @@ class Session:
         pending.install_constraint_functions(core)
         scopes.install(core, self.flush)
         real_get_runtime = core.get_legate_runtime
-        proxy = RuntimeProxy(real_get_runtime(), self, lazy_task_ids)
+        runtime = real_get_runtime()
+        proxy = RuntimeProxy(runtime, self, lazy_task_ids)
+        # cuPyNumeric gets a proxy of its own: the one whose tasks may go straight to Legate.
+        cupynumeric_proxy = RuntimeProxy(runtime, self, lazy_task_ids)
+        self.step_aside.attach(cupynumeric_proxy, runtime.create_auto_task)
 
         def get_legate_runtime() -> RuntimeProxy:
-            return proxy
+            return cupynumeric_proxy if builds_in_one_call(sys._getframe(1)) else proxy
 
         get_legate_runtime.__doc__ = real_get_runtime.__doc__
         setattr(core, "get_legate_runtime", get_legate_runtime)  # noqa: B010

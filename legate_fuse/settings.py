@@ -55,6 +55,16 @@ def parse_window_size(name: str, raw: str) -> int:
     return value
 
 
+def parse_count(name: str, raw: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise SettingError(f"{name}={raw!r} is not understood; expected an integer >= 0")
+    return value
+
+
 def parse_log_level(name: str, raw: str) -> str:
     level = raw.lower()
     if level not in LOG_LEVELS:
@@ -105,6 +115,13 @@ PAYOFF = Setting(
     "reads' worth of its work runs fused and a few unfused, now and then, and the faster way "
     "is kept (small arrays read back every few operations run unfused); 0 always fuses.",
 )
+STEP_ASIDE = Setting(
+    "LEGATE_FUSE_STEP_ASIDE", 256, parse_count,
+    "After this many tasks built as cuPyNumeric builds them (operations the plugin does not "
+    "fuse) with no fused task launched meanwhile, cuPyNumeric's tasks go straight to Legate, "
+    "without the plugin's work on each, until 8 times as many arrays have been created; then "
+    "the plugin looks again. 0 never steps aside.",
+)
 LOG_LEVEL = Setting(
     "LEGATE_FUSE_LOG_LEVEL", "warning", parse_log_level,
     "Verbosity of the 'legate_fuse' logger: error, warning, info or debug.",
@@ -137,8 +154,8 @@ C_COMPILER = Setting(
 )
 
 ALL_SETTINGS: tuple[Setting[object], ...] = (
-    ENABLED, WINDOW_SIZE, STATS, PROFILE, SITES, PAYOFF, LOG_LEVEL, LOG,  # type: ignore[assignment]
-    CACHE_DIR, C_COMPILER,
+    ENABLED, WINDOW_SIZE, STATS, PROFILE, SITES, PAYOFF, STEP_ASIDE,  # type: ignore[assignment]
+    LOG_LEVEL, LOG, CACHE_DIR, C_COMPILER,
 )
 
 
@@ -156,6 +173,7 @@ class Config:
     profile: bool = False
     sites: bool = True
     payoff: bool = True
+    step_aside: int = 256
 
 
 def load(environ: Mapping[str, str] | None = None) -> Config:
@@ -170,6 +188,7 @@ def load(environ: Mapping[str, str] | None = None) -> Config:
         profile=PROFILE.read(environ),
         sites=SITES.read(environ),
         payoff=PAYOFF.read(environ),
+        step_aside=STEP_ASIDE.read(environ),
     )
 
 

@@ -26,6 +26,8 @@ class Stats:
     payoff_rounds: int = 0
     payoff_rounds_unfused: int = 0
     tasks_unfused_by_payoff: int = 0
+    # Times the plugin stepped aside, no task held (capture/step_aside.py).
+    steps_aside: int = 0
     flushes: Counter[str] = field(default_factory=Counter)
     # Seconds per stage (stage_clock.py), with LEGATE_FUSE_PROFILE=1 only.
     stage_seconds: dict[str, float] = field(default_factory=dict)
@@ -46,6 +48,7 @@ class Stats:
             "payoff_rounds": self.payoff_rounds,
             "payoff_rounds_unfused": self.payoff_rounds_unfused,
             "tasks_unfused_by_payoff": self.tasks_unfused_by_payoff,
+            "steps_aside": self.steps_aside,
             "flushes": dict(sorted(self.flushes.items())),
             **({"stage_seconds": dict(self.stage_seconds)} if self.stage_seconds else {}),
         }

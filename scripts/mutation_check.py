@@ -421,6 +421,41 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/integration/test_call_sites.py::"
          "test_a_site_whose_tasks_lift_again_is_recorded_again",),
         "a call site with a task lifted is always recorded"),
+    Mutation(
+        "step-aside-cupynumeric-only", "legate_fuse/session.py",
+        "return cupynumeric_proxy if builds_in_one_call(sys._getframe(1)) else proxy",
+        "return cupynumeric_proxy",
+        ("tests/integration/test_step_aside.py::"
+         "test_only_cupynumeric_gets_legates_own_tasks_while_aside",),
+        "while the plugin stands aside, only cuPyNumeric gets Legate's own tasks"),
+    Mutation(
+        "step-aside-holds-nothing", "legate_fuse/session.py",
+        "                and not self.step_aside.aside\n",
+        "",
+        ("tests/integration/test_step_aside.py::"
+         "test_only_cupynumeric_gets_legates_own_tasks_while_aside",),
+        "nothing is held while the plugin stands aside"),
+    Mutation(
+        "step-aside-come-back-remembers", "legate_fuse/capture/step_aside.py",
+        "        self.direct_tasks.handed_to_every_running()\n",
+        "",
+        ("tests/integration/test_step_aside.py::"
+         "test_no_task_is_held_while_cupynumeric_may_still_build_one_of_legates",),
+        "coming back, nothing is held while a cuPyNumeric function may build Legate's task"),
+    Mutation(
+        "step-aside-comes-back", "legate_fuse/capture/step_aside.py",
+        "        self.arrays.call_after(COME_BACK_FACTOR * self.after, self.come_back)\n",
+        "",
+        ("tests/integration/test_step_aside.py::"
+         "test_a_stream_that_never_fuses_steps_aside_and_comes_back",),
+        "the plugin comes back after stepping aside, once enough arrays were created"),
+    Mutation(
+        "step-aside-not-while-fusing", "legate_fuse/capture/step_aside.py",
+        "        if self.stats.fused_launches != self._fused_launches:\n",
+        "        if False:\n",
+        ("tests/integration/test_step_aside.py::"
+         "test_a_program_that_fuses_now_and_then_does_not_step_aside",),
+        "a program that launches fused tasks between tasks built at once never steps aside"),
 )
 
 

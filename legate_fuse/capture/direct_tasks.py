@@ -47,12 +47,30 @@ class DirectTasks:
 
     def __init__(self) -> None:
         self.frames: set[tuple[int, int]] = set()
+        # Of those, the frames kept alive (handed_to_every_running), by their key in `frames`.
+        self._kept: dict[tuple[int, int], FrameType] = {}
 
     def handed_to(self, frame: FrameType) -> None:
         """A task went out, without a proxy, to the function running in `frame`."""
         self.frames.add((id(frame), id(frame.f_code)))
         if len(self.frames) >= _PRUNE_AT:
             self.being_built()
+
+    def handed_to_every_running(self) -> None:
+        """Every function of BUILT_IN_ONE_CALL running on any thread may have received a task
+        without a proxy (the plugin stood aside: step_aside.py). These frames are kept, not
+        only known by id, until they are off every stack: the walk that finds them gives each
+        a frame object, and one freed at return would leave its address to the next call of
+        the same function, which, for a function called for every operation, would be taken
+        for it for ever. Kept, a frame's variables outlive its return until the next check."""
+        frame: FrameType | None
+        for frame in sys._current_frames().values():
+            while frame is not None:
+                if builds_in_one_call(frame):
+                    key = (id(frame), id(frame.f_code))
+                    self.frames.add(key)
+                    self._kept[key] = frame
+                frame = frame.f_back
 
     def being_built(self) -> bool:
         """Whether a function that received a task without a proxy may still be building it:
@@ -69,4 +87,6 @@ class DirectTasks:
                 running.add((id(frame), id(frame.f_code)))
                 frame = frame.f_back
         self.frames &= running
+        if self._kept:
+            self._kept = {key: kept for key, kept in self._kept.items() if key in self.frames}
         return bool(self.frames)

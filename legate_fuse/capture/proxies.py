@@ -84,6 +84,10 @@ class RuntimeProxy:
                     site = sites.site_of_caller(name, int(task_id))
                 if site is None or not sites.build_at_once(site):
                     return self._lazy_task(library, task_id, lazy_ids[task_id], site)
+            aside = session.step_aside
+            aside.run += 1
+            if aside.run == aside.after:
+                aside.run_ended()
         if session.window.tasks or session.clock.enabled:
             return self.create_eager_task(library, task_id)
         # create_eager_task's common case, without its call: on a stream of tasks none of

@@ -12,6 +12,7 @@ from legate_fuse.capture.call_sites import CallSites
 from legate_fuse.capture.direct_tasks import DirectTasks
 from legate_fuse.capture.external_memory import ExternalMemory
 from legate_fuse.capture.packed_futures import PackedFutures
+from legate_fuse.capture.step_aside import StepAside
 from legate_fuse.stage_clock import StageClock
 from legate_fuse.stats import Stats
 from legate_fuse.window.holding import TaskRecord
@@ -29,6 +30,7 @@ class Session(Protocol):
     stats: Stats
     fusion_pays: bool  # False: measured not to pay, tasks are built at once
     direct_tasks: DirectTasks  # the functions given a task without a proxy while unfused
+    step_aside: StepAside  # counts the tasks built at once in a row
 
     def submit_auto_task(self, record: TaskRecord) -> None: ...
 

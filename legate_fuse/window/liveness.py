@@ -31,6 +31,11 @@ class ArrayTracker:
         self._arrays: list[weakref.ref[Any]] = []
         self._prune_at = _FIRST_PRUNE
         self.installed = False
+        # A call due once so many more arrays are created (call_after), at a length of the
+        # list (moved down as pruning shortens it); the list's length checked at each array.
+        self._callback: Callable[[], None] | None = None
+        self._callback_at = 0
+        self._check_at = self._prune_at
 
     def install(self) -> bool:
         """Starts tracking DeferredArrays; True once done (the class may not exist yet while
@@ -47,8 +52,8 @@ class ArrayTracker:
         def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
             original_init(self, *args, **kwargs)
             arrays.append(weakref.ref(self))
-            if len(arrays) >= tracker._prune_at:
-                tracker._prune()
+            if len(arrays) >= tracker._check_at:
+                tracker._check()
 
         __init__.__wrapped__ = original_init  # type: ignore[attr-defined]
         cls.__init__ = __init__
@@ -59,11 +64,37 @@ class ArrayTracker:
         self.installed = True
         return True
 
+    def call_after(self, arrays: int, callback: Callable[[], None]) -> None:
+        """Calls `callback` once `arrays` more arrays have been created (replacing any call
+        not made yet)."""
+        self._callback = callback
+        self._callback_at = len(self._arrays) + arrays
+        self._check_at = min(self._prune_at, self._callback_at)
+
+    def _check(self) -> None:
+        """Prunes the list when it has doubled; makes the call due, if any."""
+        if len(self._arrays) >= self._prune_at:
+            self._prune()
+        callback = self._callback
+        if callback is not None and len(self._arrays) >= self._callback_at:
+            self._callback = None
+            self._check_at = self._prune_at
+            callback()
+
     def _prune(self) -> None:
         """Drops the references to dead arrays (in place: the tracking hook appends to this
         list)."""
+        before = len(self._arrays)
         self._arrays[:] = [reference for reference in self._arrays if reference() is not None]
+        self._set_prune_at(before)
+
+    def _set_prune_at(self, length_before: int) -> None:
+        """After pruning from `length_before` references: the next pruning when the list has
+        doubled, the call due counted in arrays created since it was asked for."""
         self._prune_at = max(_FIRST_PRUNE, 2 * len(self._arrays))
+        self._callback_at -= length_before - len(self._arrays)
+        self._check_at = min(self._prune_at, self._callback_at) if self._callback else (
+            self._prune_at)
 
     def live_roots(self, referenced: Container[int] = ()) -> set[str]:
         """The root keys (`root_of`) of the stores of the DeferredArrays still alive, each
@@ -96,8 +127,9 @@ class ArrayTracker:
                     attributes[ROOT_CACHE] = cached
             if cached[1] is not None:
                 roots.add(cached[1])
+        before = len(self._arrays)
         self._arrays[:] = alive
-        self._prune_at = max(_FIRST_PRUNE, 2 * len(alive))
+        self._set_prune_at(before)
         return roots
 
 

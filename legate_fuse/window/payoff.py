@@ -134,6 +134,12 @@ class PayoffTuner:
                     self._begin(SETTLED, now, tasks_seen)
         return self.fusing
 
+    def restart_phase(self, tasks_seen: int) -> None:
+        """Measures the current phase again from now: tasks were run that were not counted
+        (the plugin stepped aside, capture/step_aside.py)."""
+        if self.step != WARMUP:
+            self._begin(self.step, self.clock(), tasks_seen)
+
     def describe_last_round(self) -> str:
         way = "fused" if self.fusing else "unfused"
         if self.last_round is None:

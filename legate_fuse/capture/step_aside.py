@@ -1,0 +1,108 @@
+"""Stepping aside: cuPyNumeric's tasks go straight to Legate while none of them is held.
+
+A program whose operations the plugin cannot fuse (scans, sorts, clips...) pays the plugin's
+work on each task for nothing: a proxy stands for the task so that it runs after what is held
+(task_proxy.py), and a task of a kind the lifting knows has its call site looked up
+(call_sites.py). After `after` tasks built at once with no fused launch meanwhile (tasks
+recorded and run unfused are not counted), the plugin steps aside: the runtime object
+cuPyNumeric was given (a RuntimeProxy of its own, see Session.install_runtime_proxy) creates
+Legate's own tasks, which cuPyNumeric submits without the plugin seeing them. Nothing is held
+meanwhile: a task recorded earlier and submitted now runs at once. Any other caller of the
+runtime goes through the plugin throughout: only cuPyNumeric is known to submit each task
+within the call that created it (direct_tasks.BUILT_IN_ONE_CALL).
+
+The plugin comes back once `COME_BACK_FACTOR * after` more arrays have been created (the
+liveness tracker counts them: an array is created for nearly every operation's result), so a
+program that moves on to operations that fuse is fused again. cuPyNumeric's tasks go through
+the plugin from then on, and tasks are held again once no function of cuPyNumeric that may have
+received one of Legate's tasks can still be building it: as when fusion did not pay
+(direct_tasks.py), the cuPyNumeric functions running on any thread when the plugin comes back
+are remembered, and nothing is held while one of them still runs.
+
+Tasks cuPyNumeric submits while the plugin stands aside are not counted in `tasks_seen`; the
+measurement of whether fusion pays (window/payoff.py) starts its current phase again at each
+change, as its time per task would count them.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from legate_fuse.capture.direct_tasks import DirectTasks
+from legate_fuse.stats import Stats
+from legate_fuse.window.payoff import PayoffTuner
+
+logger = logging.getLogger("legate_fuse")
+
+# Arrays created while aside, per task of `after`, before the plugin looks again: the plugin's
+# work is then paid on at most about one task in this many of a stream that never fuses.
+COME_BACK_FACTOR = 8
+
+
+class ArrayCounter(Protocol):
+    """What stepping aside needs of the liveness tracker (window/liveness.ArrayTracker)."""
+
+    def call_after(self, arrays: int, callback: Callable[[], None]) -> None: ...
+
+
+class StepAside:
+    def __init__(self, after: int, stats: Stats, direct_tasks: DirectTasks,
+                 arrays: ArrayCounter, payoff: PayoffTuner | None) -> None:
+        self.after = after  # tasks built at once, none fused, before stepping aside; 0: never
+        self.run = 0  # tasks built at once so far (counted by RuntimeProxy.create_auto_task)
+        self._fused_launches = 0  # stats.fused_launches when the run began
+        self.aside = False
+        self.stats = stats
+        self.direct_tasks = direct_tasks
+        self.arrays = arrays
+        self.payoff = payoff  # starts its phase again at each change, if measuring
+        # The runtime object given to cuPyNumeric, and Legate's own create_auto_task.
+        self._proxy: Any = None
+        self._legate_create_auto_task: Any = None
+
+    def attach(self, cupynumeric_runtime: Any, legate_create_auto_task: Any) -> None:
+        self._proxy = cupynumeric_runtime
+        self._legate_create_auto_task = legate_create_auto_task
+
+    def run_ended(self) -> None:
+        """The run of tasks built at once reached `after`: steps aside, unless a fused task
+        was launched meanwhile (then a new run begins)."""
+        if self.stats.fused_launches != self._fused_launches:
+            self._new_run()
+        else:
+            self.begin()
+
+    def begin(self) -> None:
+        """Steps aside."""
+        if self.aside or self._proxy is None or self.after <= 0:
+            return
+        self.aside = True
+        # An instance attribute is found before the class's method: cuPyNumeric's next calls
+        # go to Legate without a Python frame of the plugin's.
+        self._proxy.create_auto_task = self._legate_create_auto_task
+        self.arrays.call_after(COME_BACK_FACTOR * self.after, self.come_back)
+        self.stats.steps_aside += 1
+        logger.debug("%d tasks built at once, none fused: stepping aside", self.run)
+        self._restart_payoff_phase()
+
+    def come_back(self) -> None:
+        """cuPyNumeric's tasks go through the plugin again; none is held while a function of
+        cuPyNumeric that may have received one of Legate's tasks still runs."""
+        if not self.aside:
+            return
+        vars(self._proxy).pop("create_auto_task", None)
+        self.direct_tasks.handed_to_every_running()
+        self.aside = False
+        self._new_run()
+        logger.debug("coming back after stepping aside")
+        self._restart_payoff_phase()
+
+    def _new_run(self) -> None:
+        self.run = 0
+        self._fused_launches = self.stats.fused_launches
+
+    def _restart_payoff_phase(self) -> None:
+        if self.payoff is not None:
+            self.payoff.restart_phase(self.stats.tasks_seen)

@@ -54,3 +54,12 @@ def test_log_topics() -> None:
     with pytest.raises(SettingError, match="unknown topics"):
         settings.load({"LEGATE_FUSE_LOG": "plan,kernel"})
 
+
+
+def test_step_aside_is_a_count() -> None:
+    assert settings.load({}).step_aside == 256
+    assert settings.load({"LEGATE_FUSE_STEP_ASIDE": "0"}).step_aside == 0
+    assert settings.load({"LEGATE_FUSE_STEP_ASIDE": "64"}).step_aside == 64
+    for raw in ("-1", "many", "2.5"):
+        with pytest.raises(SettingError, match=r"LEGATE_FUSE_STEP_ASIDE=.*integer >= 0"):
+            settings.load({"LEGATE_FUSE_STEP_ASIDE": raw})

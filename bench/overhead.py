@@ -77,7 +77,9 @@ def main() -> None:
         tasks = max(1, profiled["tasks_seen"])
         stages = profiled.get("stage_seconds", {})
         total = sum(stages.values()) / tasks * 1e6
-        print(f"  plugin time by stage, us per task (whole run, {tasks} tasks): {total:.1f}")
+        aside = profiled.get("steps_aside", 0)
+        print(f"  plugin time by stage, us per task seen (whole run, {tasks} tasks seen; "
+              f"stepped aside {aside} times, its tasks unseen meanwhile): {total:.1f}")
         for stage, seconds in stages.items():
             print(f"    {stage:<12} {seconds / tasks * 1e6:8.2f}")
         longer = [*app_args[:-1], str(2 * args.iterations)]

@@ -44,11 +44,11 @@ class Session:
         self._warned = False
         # False: every task runs at once (fusion disabled at run time); hooks stay installed.
         self.holding = True
-        # Whether fusion pays, measured at the program's reads (window/payoff.py): if not,
+        # Whether fusion pays, measured at reads (window/payoff.py): if not, nothing is held.
         self.payoff = PayoffTuner() if config.payoff else None
-        self.fusion_pays = True  # ... nothing is held, tasks are built as without the plugin
+        self.fusion_pays = True
         self.direct_tasks = DirectTasks()
-        # Nothing held for a long run of tasks: cuPyNumeric's go straight to Legate for a while.
+        # Nothing fused for long: cuPyNumeric's tasks go straight to Legate for a while.
         self.step_aside = StepAside(config.step_aside, self.stats, self.direct_tasks,
                                     self.tracker, self.payoff)
         # Why fusion is off for good (a hook of Legate or cuPyNumeric is missing...), or None.
@@ -83,6 +83,7 @@ class Session:
             pays = self.payoff.at_read(self.stats)
             # Unfused, cuPyNumeric got tasks without a proxy: one still being built runs first.
             self.fusion_pays = pays and (self.fusion_pays or not self.direct_tasks.being_built())
+            self.step_aside.after_payoff_read(self.fusion_pays, self.payoff.settled)
 
     def execute_window(self, records: Sequence[TaskRecord]) -> None:
         """Plans the flushed window and runs it, fused; whatever fails inside the plugin, every

@@ -19,6 +19,9 @@ received one of Legate's tasks can still be building it: as when fusion did not 
 (direct_tasks.py), the cuPyNumeric functions running on any thread when the plugin comes back
 are remembered, and nothing is held while one of them still runs.
 
+While running unfused because fusion was measured not to pay (window/payoff.py), the plugin
+also stands aside between two measurements (`after_payoff_read`).
+
 Tasks cuPyNumeric submits while the plugin stands aside are not counted in `tasks_seen`; the
 measurement of whether fusion pays (window/payoff.py) starts its current phase again at each
 change, as its time per task would count them.
@@ -54,6 +57,7 @@ class StepAside:
         self.run = 0  # tasks built at once so far (counted by RuntimeProxy.create_auto_task)
         self._fused_launches = 0  # stats.fused_launches when the run began
         self.aside = False
+        self._for_payoff = False  # aside because fusion does not pay (after_payoff_read)
         self.stats = stats
         self.direct_tasks = direct_tasks
         self.arrays = arrays
@@ -87,6 +91,17 @@ class StepAside:
         logger.debug("%d tasks built at once, none fused: stepping aside", self.run)
         self._restart_payoff_phase()
 
+    def after_payoff_read(self, fusing: bool, settled: bool) -> None:
+        """After the measurement of whether fusion pays, at a read: running unfused, settled
+        until its next round, no task need be seen (nothing is held, the tuner counts no
+        tasks), so the plugin steps aside; measuring the unfused way, or fused again, it comes
+        back. (Fused, otherwise, the run of tasks built at once decides.)"""
+        if not fusing and settled:
+            self.begin()
+            self._for_payoff = self.aside
+        elif self._for_payoff or not fusing:
+            self.come_back()
+
     def come_back(self) -> None:
         """cuPyNumeric's tasks go through the plugin again; none is held while a function of
         cuPyNumeric that may have received one of Legate's tasks still runs."""
@@ -94,7 +109,7 @@ class StepAside:
             return
         vars(self._proxy).pop("create_auto_task", None)
         self.direct_tasks.handed_to_every_running()
-        self.aside = False
+        self.aside = self._for_payoff = False
         self._new_run()
         logger.debug("coming back after stepping aside")
         self._restart_payoff_phase()

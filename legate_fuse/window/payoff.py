@@ -134,6 +134,11 @@ class PayoffTuner:
                     self._begin(SETTLED, now, tasks_seen)
         return self.fusing
 
+    @property
+    def settled(self) -> bool:
+        """Whether the way to run is chosen until the next round (no measurement under way)."""
+        return self.step == SETTLED
+
     def restart_phase(self, tasks_seen: int) -> None:
         """Measures the current phase again from now: tasks were run that were not counted
         (the plugin stepped aside, capture/step_aside.py)."""

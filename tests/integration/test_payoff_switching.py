@@ -17,17 +17,21 @@ from legate_fuse.stats import Stats
 class Alternating:
     """A tuner that changes its mind at every read."""
 
-    def __init__(self) -> None:
+    def __init__(self, settled: bool) -> None:
         self.fusing = True
+        # Between two measurements (the plugin steps aside while unfused), or measuring.
+        self.settled = settled
 
     def at_read(self, stats: Stats) -> bool:
         self.fusing = not self.fusing
         return self.fusing
 
 
-@pytest.fixture
-def switching(session: fusion_session.Session) -> Iterator[fusion_session.Session]:
-    tuner, session.payoff = session.payoff, Alternating()  # type: ignore[assignment]
+@pytest.fixture(params=[False, True], ids=["measuring", "settled"])
+def switching(session: fusion_session.Session,
+              request: pytest.FixtureRequest) -> Iterator[fusion_session.Session]:
+    tuner = session.payoff
+    session.payoff = Alternating(request.param)  # type: ignore[assignment]
     yield session
     session.payoff, session.fusion_pays = tuner, True
 
@@ -41,7 +45,7 @@ def step(xp: Any, x: Any, y: Any) -> tuple[Any, float]:
 def test_every_result_is_numpys_when_the_way_changes_at_each_read(
         switching: fusion_session.Session) -> None:
     stats = switching.stats
-    fused, unfused = stats.fused_launches, stats.tasks_unfused_by_payoff
+    fused, unfused, aside = stats.fused_launches, stats.tasks_unfused_by_payoff, stats.steps_aside
     x0, y0 = numpy.linspace(-1.0, 1.0, 1001), numpy.linspace(0.5, 2.0, 1001)
     x, y, nx = cnp.array(x0), cnp.array(y0), x0.copy()
     for _ in range(12):
@@ -50,11 +54,16 @@ def test_every_result_is_numpys_when_the_way_changes_at_each_read(
         assert got == pytest.approx(want, rel=1e-12)  # one read per iteration
     numpy.testing.assert_allclose(numpy.asarray(x), nx, rtol=1e-13)
     assert stats.fused_launches > fused  # fused at some reads...
-    assert stats.tasks_unfused_by_payoff > unfused  # ...and built at once at others
+    if switching.payoff.settled:  # type: ignore[union-attr]
+        assert stats.steps_aside > aside  # ...and handed to cuPyNumeric unseen at others
+    else:
+        assert stats.tasks_unfused_by_payoff > unfused  # ...and built at once at others
 
 
 class AlwaysFusing:
     """A tuner that finds fusion paying at every read."""
+
+    settled = True
 
     def at_read(self, stats: Stats) -> bool:
         return True

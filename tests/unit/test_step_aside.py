@@ -1,0 +1,86 @@
+"""Stepping aside (capture/step_aside.py) without Legate: what it changes on the runtime object
+given to cuPyNumeric, and when."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from legate_fuse.capture.direct_tasks import DirectTasks
+from legate_fuse.capture.step_aside import COME_BACK_FACTOR, StepAside
+from legate_fuse.stats import Stats
+
+
+class Runtime:
+    def create_auto_task(self, library: Any, task_id: int) -> str:
+        return "through the plugin"
+
+
+class Arrays:
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, Callable[[], None]]] = []
+
+    def call_after(self, arrays: int, callback: Callable[[], None]) -> None:
+        self.calls.append((arrays, callback))
+
+
+def stepping(after: int = 4) -> tuple[StepAside, Runtime, Arrays]:
+    arrays, runtime = Arrays(), Runtime()
+    aside = StepAside(after, Stats(), DirectTasks(), arrays, None)
+    aside.attach(runtime, lambda library, task_id: "Legate's own")
+    return aside, runtime, arrays
+
+
+def test_stepping_aside_hands_legates_own_tasks_until_enough_arrays() -> None:
+    aside, runtime, arrays = stepping()
+    aside.run_ended()
+    assert aside.aside and aside.stats.steps_aside == 1
+    assert runtime.create_auto_task(None, 0) == "Legate's own"
+    [(count, callback)] = arrays.calls
+    assert count == COME_BACK_FACTOR * 4
+    callback()
+    assert not aside.aside
+    assert runtime.create_auto_task(None, 0) == "through the plugin"
+
+
+def test_a_fused_launch_during_the_run_begins_a_new_run() -> None:
+    aside, _, _ = stepping()
+    aside.run = 4
+    aside.stats.fused_launches += 1
+    aside.run_ended()
+    assert not aside.aside and aside.run == 0
+    aside.run = 4
+    aside.run_ended()
+    assert aside.aside
+
+
+def test_never_with_zero() -> None:
+    aside, runtime, _ = stepping(after=0)
+    aside.run_ended()
+    aside.after_payoff_read(fusing=False, settled=True)
+    assert not aside.aside
+    assert runtime.create_auto_task(None, 0) == "through the plugin"
+
+
+def test_settled_unfused_stands_aside_until_measured_again() -> None:
+    aside, runtime, _ = stepping()
+    aside.after_payoff_read(fusing=True, settled=True)
+    assert not aside.aside  # fused: the run of tasks built at once decides
+    aside.after_payoff_read(fusing=False, settled=False)
+    assert not aside.aside  # measuring the unfused way: its tasks are counted
+    aside.after_payoff_read(fusing=False, settled=True)
+    assert aside.aside
+    aside.after_payoff_read(fusing=False, settled=False)
+    assert not aside.aside
+    assert runtime.create_auto_task(None, 0) == "through the plugin"
+    aside.after_payoff_read(fusing=False, settled=True)
+    aside.after_payoff_read(fusing=True, settled=False)  # fused again (a fake's decision)
+    assert not aside.aside
+
+
+def test_fused_reads_leave_a_run_s_stepping_aside_alone() -> None:
+    aside, _, _ = stepping()
+    aside.run_ended()
+    aside.after_payoff_read(fusing=True, settled=True)
+    aside.after_payoff_read(fusing=True, settled=False)
+    assert aside.aside

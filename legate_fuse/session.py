@@ -78,7 +78,8 @@ class Session:
             record.task.execute()
 
     def flush(self, reason: str) -> None:
-        self.window.flush(reason)
+        if self.window.tasks:
+            self.window.flush(reason)
         if reason == "read" and self.payoff is not None:  # after the held tasks ran
             pays = self.payoff.at_read(self.stats)
             # Unfused, cuPyNumeric got tasks without a proxy: one still being built runs first.

@@ -265,7 +265,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a value the program reaches must be allocated after any cut past its write"),
     Mutation(
         "packed-future-fill", "legate_fuse/capture/proxies.py",
-        "self._runtime.issue_fill(lhs, self._session.packed_futures.fill_value(value))",
+        "self._runtime.issue_fill(lhs, session.packed_futures.fill_value(value))",
         "self._runtime.issue_fill(lhs, value)",
         ("tests/integration/test_futures.py",),
         "a fill whose value is a packed Future of a fused task fills with its value"),

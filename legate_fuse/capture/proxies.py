@@ -58,9 +58,10 @@ class RuntimeProxy:
         return after_the_window
 
     def issue_fill(self, lhs: Any, value: Any) -> Any:
-        stores = stores_of(lhs) + stores_of(value)
-        self._session.flush_if_touched(stores, "issue_fill")
-        return self._runtime.issue_fill(lhs, self._session.packed_futures.fill_value(value))
+        session = self._session
+        if session.window.tasks:  # a held task may touch the store or the value's store
+            session.flush_if_touched(stores_of(lhs) + stores_of(value), "issue_fill")
+        return self._runtime.issue_fill(lhs, session.packed_futures.fill_value(value))
 
     def _issue_by_name(self, name: str, *args: Any, **kwargs: Any) -> Any:
         return self._issue(name, args, kwargs)

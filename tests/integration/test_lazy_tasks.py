@@ -9,13 +9,15 @@ import cupynumeric as num
 import numpy
 import pytest
 from cupynumeric.config import CuPyNumericOpCode
-from legate.core import Scope, align, get_legate_runtime
+from legate.core import Scope, get_legate_runtime
 
 import legate_fuse
 from legate_fuse.capture.call_sites import CallSites
 from legate_fuse.capture.lazy_task import BuildAndExecute, LazyAutoTask
 from legate_fuse.capture.pending import PendingConstraint, PendingVariable
 from legate_fuse.session import Session
+
+from .tasks_by_hand import add_task
 
 
 def counting_builds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
@@ -58,17 +60,7 @@ def test_a_held_task_that_runs_unfused_is_built_then(session: Session,
 
 def binary_add(out: num.ndarray, lhs: num.ndarray, rhs: num.ndarray) -> Any:
     """A BINARY_OP task built as cuPyNumeric builds one, through the runtime proxy."""
-    from cupynumeric.config import BinaryOpCode
-    from legate.core import types as ty
-
-    task = get_legate_runtime().create_auto_task(out._thunk.library, CuPyNumericOpCode.BINARY_OP)
-    p_out = task.add_output(out._thunk.base)
-    p_lhs = task.add_input(lhs._thunk.base)
-    p_rhs = task.add_input(rhs._thunk.base)
-    task.add_scalar_arg(BinaryOpCode.ADD.value, ty.int32)
-    task.add_constraint(align(p_out, p_lhs))
-    task.add_constraint(align(p_out, p_rhs))
-    return task
+    return add_task(get_legate_runtime(), out, lhs, rhs)
 
 
 def test_align_over_a_lazy_task_is_recorded(session: Session) -> None:

@@ -10,14 +10,15 @@ from typing import Any
 import cupynumeric as num
 import numpy
 import pytest
-from cupynumeric.config import BinaryOpCode, CuPyNumericOpCode
-from legate.core import align, get_legate_runtime
-from legate.core import types as ty
+from cupynumeric.config import CuPyNumericOpCode
+from legate.core import get_legate_runtime
 
 from legate_fuse.capture.lazy_task import LazyAutoTask
 from legate_fuse.capture.step_aside import COME_BACK_FACTOR
 from legate_fuse.capture.task_proxy import AutoTaskProxy
 from legate_fuse.session import Session
+
+from .tasks_by_hand import add_arguments, add_task
 
 AFTER = 16  # tasks built at once, none fused, before stepping aside, in these tests
 
@@ -30,22 +31,6 @@ def stepping(session: Session) -> Iterator[Session]:
     yield session
     aside.come_back()
     aside.after = after
-
-
-def add_task(runtime: Any, out: num.ndarray, lhs: num.ndarray, rhs: num.ndarray) -> Any:
-    """out = lhs + rhs, a BINARY_OP task built as cuPyNumeric builds one, by `runtime`."""
-    task = runtime.create_auto_task(out._thunk.library, CuPyNumericOpCode.BINARY_OP)
-    return add_arguments(task, out, lhs, rhs)
-
-
-def add_arguments(task: Any, out: num.ndarray, lhs: num.ndarray, rhs: num.ndarray) -> Any:
-    p_out = task.add_output(out._thunk.base)
-    p_lhs = task.add_input(lhs._thunk.base)
-    p_rhs = task.add_input(rhs._thunk.base)
-    task.add_scalar_arg(BinaryOpCode.ADD.value, ty.int32)
-    task.add_constraint(align(p_out, p_lhs))
-    task.add_constraint(align(p_out, p_rhs))
-    return task
 
 
 def as_cupynumeric(source: str, name: str) -> Callable[..., Any]:

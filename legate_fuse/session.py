@@ -36,7 +36,7 @@ class Session:
                              self.choose_cut)
         self.tracker = ArrayTracker()
         # Stores over memory the program owns (NumPy buffers): a task writing one runs at once.
-        self.external = ExternalMemory(root_key, self._live_roots)
+        self.external = ExternalMemory(root_key, lambda: set(self.tracker.live_roots()))
         self.packed_futures = PackedFutures(root_key, self._roots_in_use)
         self.call_sites = CallSites(self.stats, config.sites)
         self._planner: Any = None
@@ -80,11 +80,13 @@ class Session:
     def flush(self, reason: str) -> None:
         if self.window.tasks:
             self.window.flush(reason)
-        if reason == "read" and self.payoff is not None:  # after the held tasks ran
+        if reason != "read":
+            return
+        if self.payoff is not None:  # after the held tasks ran
             pays = self.payoff.at_read(self.stats)
             # Unfused, cuPyNumeric got tasks without a proxy: one still being built runs first.
             self.fusion_pays = pays and (self.fusion_pays or not self.direct_tasks.being_built())
-            self.step_aside.after_payoff_read(self.fusion_pays, self.payoff.settled)
+        self.step_aside.at_read(self.fusion_pays, self.payoff is not None and self.payoff.settled)
 
     def execute_window(self, records: Sequence[TaskRecord]) -> None:
         """Plans the flushed window and runs it, fused; whatever fails inside the plugin, every
@@ -103,13 +105,10 @@ class Session:
         if program_error is not None:
             raise program_error
 
-    def _live_roots(self) -> set[str | None]:
-        return set(self.tracker.live_roots())
-
     def _roots_in_use(self) -> set[str | None]:
         """The roots of every live array and of every store a held task touches."""
         held = {root_key(store) for record in self.window.records for store in record.stores}
-        return self._live_roots() | held
+        return set(self.tracker.live_roots()) | held
 
     def choose_cut(self, records: Sequence[TaskRecord]) -> int:
         """How many tasks of a full window to run: at least half, where the fewest bytes cross

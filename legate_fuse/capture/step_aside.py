@@ -12,15 +12,16 @@ runtime goes through the plugin throughout: only cuPyNumeric is known to submit 
 within the call that created it (direct_tasks.BUILT_IN_ONE_CALL).
 
 The plugin comes back once `COME_BACK_FACTOR * after` more arrays have been created (the
-liveness tracker counts them: an array is created for nearly every operation's result), so a
-program that moves on to operations that fuse is fused again. cuPyNumeric's tasks go through
+liveness tracker counts them: an array is created for nearly every operation's result) or a
+quarter as many values read back, so a program that moves on to operations that fuse is fused
+again. cuPyNumeric's tasks go through
 the plugin from then on, and tasks are held again once no function of cuPyNumeric that may have
 received one of Legate's tasks can still be building it: as when fusion did not pay
 (direct_tasks.py), the cuPyNumeric functions running on any thread when the plugin comes back
 are remembered, and nothing is held while one of them still runs.
 
 While running unfused because fusion was measured not to pay (window/payoff.py), the plugin
-also stands aside between two measurements (`after_payoff_read`).
+also stands aside between two measurements (`at_read`).
 
 Tasks cuPyNumeric submits while the plugin stands aside are not counted in `tasks_seen`; the
 measurement of whether fusion pays (window/payoff.py) starts its current phase again at each
@@ -57,7 +58,8 @@ class StepAside:
         self.run = 0  # tasks built at once so far (counted by RuntimeProxy.create_auto_task)
         self._fused_launches = 0  # stats.fused_launches when the run began
         self.aside = False
-        self._for_payoff = False  # aside because fusion does not pay (after_payoff_read)
+        self._for_payoff = False  # aside because fusion does not pay (at_read)
+        self._reads_left = 0  # reads before coming back
         self.stats = stats
         self.direct_tasks = direct_tasks
         self.arrays = arrays
@@ -87,20 +89,28 @@ class StepAside:
         # go to Legate without a Python frame of the plugin's.
         self._proxy.create_auto_task = self._legate_create_auto_task
         self.arrays.call_after(COME_BACK_FACTOR * self.after, self.come_back)
+        self._reads_left = COME_BACK_FACTOR * self.after // 4
         self.stats.steps_aside += 1
         logger.debug("%d tasks built at once, none fused: stepping aside", self.run)
         self._restart_payoff_phase()
 
-    def after_payoff_read(self, fusing: bool, settled: bool) -> None:
-        """After the measurement of whether fusion pays, at a read: running unfused, settled
-        until its next round, no task need be seen (nothing is held, the tuner counts no
-        tasks), so the plugin steps aside; measuring the unfused way, or fused again, it comes
-        back. (Fused, otherwise, the run of tasks built at once decides.)"""
+    def at_read(self, fusing: bool, settled: bool) -> None:
+        """A value is read back (after the measurement of whether fusion pays, if it is on).
+
+        Running unfused because fusion does not pay, settled until the tuner's next round, no
+        task need be seen (nothing is held, the tuner counts no tasks), so the plugin steps
+        aside; measuring the unfused way, or fused again, it comes back. Aside after a run of
+        tasks built at once, it comes back after `COME_BACK_FACTOR * after / 4` reads as after
+        so many arrays: a loop that writes only into arrays it has creates none."""
         if not fusing and settled:
             self.begin()
             self._for_payoff = self.aside
         elif self._for_payoff or not fusing:
             self.come_back()
+        elif self.aside:
+            self._reads_left -= 1
+            if self._reads_left <= 0:
+                self.come_back()
 
     def come_back(self) -> None:
         """cuPyNumeric's tasks go through the plugin again; none is held while a function of

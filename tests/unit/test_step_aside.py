@@ -57,30 +57,42 @@ def test_a_fused_launch_during_the_run_begins_a_new_run() -> None:
 def test_never_with_zero() -> None:
     aside, runtime, _ = stepping(after=0)
     aside.run_ended()
-    aside.after_payoff_read(fusing=False, settled=True)
+    aside.at_read(fusing=False, settled=True)
     assert not aside.aside
     assert runtime.create_auto_task(None, 0) == "through the plugin"
 
 
 def test_settled_unfused_stands_aside_until_measured_again() -> None:
     aside, runtime, _ = stepping()
-    aside.after_payoff_read(fusing=True, settled=True)
+    aside.at_read(fusing=True, settled=True)
     assert not aside.aside  # fused: the run of tasks built at once decides
-    aside.after_payoff_read(fusing=False, settled=False)
+    aside.at_read(fusing=False, settled=False)
     assert not aside.aside  # measuring the unfused way: its tasks are counted
-    aside.after_payoff_read(fusing=False, settled=True)
+    aside.at_read(fusing=False, settled=True)
     assert aside.aside
-    aside.after_payoff_read(fusing=False, settled=False)
+    aside.at_read(fusing=False, settled=False)
     assert not aside.aside
     assert runtime.create_auto_task(None, 0) == "through the plugin"
-    aside.after_payoff_read(fusing=False, settled=True)
-    aside.after_payoff_read(fusing=True, settled=False)  # fused again (a fake's decision)
+    aside.at_read(fusing=False, settled=True)
+    aside.at_read(fusing=True, settled=False)  # fused again (a fake's decision)
     assert not aside.aside
 
 
 def test_fused_reads_leave_a_run_s_stepping_aside_alone() -> None:
     aside, _, _ = stepping()
     aside.run_ended()
-    aside.after_payoff_read(fusing=True, settled=True)
-    aside.after_payoff_read(fusing=True, settled=False)
+    aside.at_read(fusing=True, settled=True)
+    aside.at_read(fusing=True, settled=False)
     assert aside.aside
+
+
+def test_reads_bring_the_plugin_back_as_arrays_do() -> None:
+    # A loop that writes only into arrays it has (`out=`, `+=`) creates no array.
+    aside, _, _ = stepping(after=4)
+    aside.run_ended()
+    reads = COME_BACK_FACTOR * 4 // 4
+    for _ in range(reads - 1):
+        aside.at_read(fusing=True, settled=False)
+    assert aside.aside
+    aside.at_read(fusing=True, settled=False)
+    assert not aside.aside

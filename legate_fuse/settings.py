@@ -45,24 +45,19 @@ def parse_switch(name: str, raw: str) -> bool:
     raise SettingError(f"{name}={raw!r} is not understood; accepted values: 0 (off), 1 (on)")
 
 
-def parse_window_size(name: str, raw: str) -> int:
-    try:
-        value = int(raw)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise SettingError(f"{name}={raw!r} is not a valid window size; expected an integer >= 1")
-    return value
+def integer_at_least(minimum: int, what: str) -> Callable[[str, str], int]:
+    """A parser of integers >= `minimum`; `what` names a rejected value in the error."""
 
+    def parse(name: str, raw: str) -> int:
+        try:
+            value = int(raw)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise SettingError(f"{name}={raw!r} is {what}; expected an integer >= {minimum}")
+        return value
 
-def parse_count(name: str, raw: str) -> int:
-    try:
-        value = int(raw)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise SettingError(f"{name}={raw!r} is not understood; expected an integer >= 0")
-    return value
+    return parse
 
 
 def parse_log_level(name: str, raw: str) -> str:
@@ -89,7 +84,7 @@ ENABLED = Setting(
     "1 intercepts cuPyNumeric's tasks and fuses them; 0 or unset changes nothing.",
 )
 WINDOW_SIZE = Setting(
-    "LEGATE_FUSE_WINDOW", 256, parse_window_size,
+    "LEGATE_FUSE_WINDOW", 256, integer_at_least(1, "not a valid window size"),
     "Most tasks held back before the window is analysed and flushed. Held tasks keep the "
     "arrays they write alive, so a larger window needs more memory.",
 )
@@ -116,7 +111,7 @@ PAYOFF = Setting(
     "is kept (small arrays read back every few operations run unfused); 0 always fuses.",
 )
 STEP_ASIDE = Setting(
-    "LEGATE_FUSE_STEP_ASIDE", 256, parse_count,
+    "LEGATE_FUSE_STEP_ASIDE", 256, integer_at_least(0, "not understood"),
     "After this many tasks built as cuPyNumeric builds them (operations the plugin does not "
     "fuse) with no fused task launched meanwhile, cuPyNumeric's tasks go straight to Legate, "
     "without the plugin's work on each, until 8 times as many arrays have been created or "

@@ -78,7 +78,7 @@ def main() -> None:
         assert window is not None
         analysis = median_seconds(
             partial(planner.analyzer.analyze, window.descriptions, window.live,
-                    window.encoding.encoded, False), args.repeats)
+                    window.encoding.tasks, False), args.repeats)
         planning = median_seconds(partial(plan_afresh, planner, records), args.repeats)
         n = len(records)
         print(f"{n:>6} {len(planned.plan.groups):>7} {analysis / n * 1e6:>17.2f} "

@@ -65,7 +65,6 @@ class Group:
     dead_tasks: list[int]
     prologue: list[int]
     temporaries: list[int]
-    bytes_not_allocated: int
     args: list[FusedArg]
     arg_triples: list[tuple[int, int, int]]  # (store, privilege, redop) of each of `args`
     end_reason: str
@@ -75,10 +74,18 @@ class Group:
     kernel_error: str
 
 class Plan:
-    groups: list[Group]
+    groups: list[Group]  # shared by every window of the same signature
     cache_id: int
-    group_bytes: list[int]
+    group_bytes: list[int]  # per group: bytes not allocated, of this window's shapes
+    cache_hit: bool
     def describe(self) -> str: ...
+
+class TaskEncoding:
+    """A window's tasks, decoded once per stream (ValueError when malformed)."""
+
+    num_stores: int
+    def __init__(self, encoded: list[int], num_stores: int) -> None: ...
+    def __len__(self) -> int: ...
 
 class Analyzer:
     def __init__(self, capacity: int = 4096) -> None: ...
@@ -88,8 +95,8 @@ class Analyzer:
     def analyze(
         self,
         descriptions: list[str],
-        live_descriptions: list[str],
-        encoded_tasks: list[int],
+        live_stores: list[int],
+        tasks: TaskEncoding,
         use_cache: bool = True,
         prefix: int = -1,
         live_roots: set[str] | None = None,
@@ -97,8 +104,8 @@ class Analyzer:
     def choose_cut(
         self,
         descriptions: list[str],
-        live_descriptions: list[str],
-        encoded_tasks: list[int],
+        live_stores: list[int],
+        tasks: TaskEncoding,
         earliest: int,
         live_roots: set[str] | None = None,
     ) -> int: ...

@@ -252,6 +252,12 @@ MUTATIONS: tuple[Mutation, ...] = (
          "tests/integration/test_programs.py"),
         "a root of an array the program holds is live in every window (build_window)"),
     Mutation(
+        "live-store-roots", "src/cpp/ir/window.cc",
+        "    if (root >= 0) {  // (a store whose description could not be read has no root)\n",
+        "    if (false && root >= 0) {\n",
+        (ANALYSIS, "tests/integration/test_programs.py"),
+        "a store of the window that the program reaches keeps its root live (build_window)"),
+    Mutation(
         "cut-window-liveness", "src/cpp/analysis/cut.cc",
         "      prefix.root_live[root] = true;\n",
         "      prefix.root_live[root] = window.root_live[root];\n",

@@ -43,7 +43,7 @@ class EncodedWindow:
     encoding: Encoding  # of the window's stream: the same for every window with it
     stores: list[Any]
     descriptions: list[str]
-    live: list[str]  # descriptions of the window's stores referenced from outside it
+    live: list[int]  # the numbers of the window's stores referenced from outside it
     # Root keys of the stores of the arrays the program holds, but those over the window's own
     # stores (they are in `live` when the program holds them).
     live_roots: set[str]
@@ -98,7 +98,7 @@ class Planner:
         self._cut_window = (list(records), window)
         with self.clock.stage("analysis"):
             return self.analyzer.choose_cut(window.descriptions, window.live,
-                                            window.encoding.encoded, earliest,
+                                            window.encoding.tasks, earliest,
                                             live_roots=window.live_roots)
 
     def plan(self, records: list[TaskRecord], later: Sequence[TaskRecord] = ()
@@ -114,7 +114,7 @@ class Planner:
             return None
         with self.clock.stage("analysis"):
             plan, hit = self.analyzer.analyze(window.descriptions, window.live,
-                                              window.encoding.encoded, prefix=len(records),
+                                              window.encoding.tasks, prefix=len(records),
                                               live_roots=window.live_roots)
             labels = window.encoding.labels[:len(records)]
             steps = self.steps.of(plan, labels, len(records))
@@ -181,8 +181,8 @@ class Planner:
                 encoded += (-1, 0, len(args))
             for arg in args:
                 encoded += (index[id(arg.store)], arg.privilege, arg.redop)
-        return Encoding(encoded, tuple(task_label(r, t) for r, t in zip(records, lifted,
-                                                                      strict=True)),
+        labels = tuple(task_label(r, t) for r, t in zip(records, lifted, strict=True))
+        return Encoding(_core.TaskEncoding(encoded, len(stream.stores)), labels,
                         tuple(task is not None for task in lifted),
                         tuple(held_by_number(records, stream)))
 
@@ -199,8 +199,8 @@ class Planner:
             if record.lifted is not None and record.lifted[0] is not None:  # stores too
                 for arg in record.lifted[0].args:
                     held[index[id(arg.store)]] += 1
-        live = [descriptions[i] for i in foreign_references(stores, held)]
-        return EncodedWindow(encoding, stores, descriptions, live, live_roots)
+        return EncodedWindow(encoding, stores, descriptions, foreign_references(stores, held),
+                             live_roots)
 
 
 def opaque_args(record: TaskRecord) -> list[LiftedArg]:

@@ -22,6 +22,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from legate_fuse import _core
 from legate_fuse.window.holding import TaskRecord
 
 # Streams remembered; past this many (a program generating ever new windows), forgotten.
@@ -44,7 +45,7 @@ class Stream:
 class Encoding:
     """What lifting and encoding make of a stream, the same for every window with it."""
 
-    encoded: list[int]  # the task encoding of ir/window.h (read, never changed)
+    tasks: _core.TaskEncoding  # the task encoding of ir/window.h, decoded
     labels: tuple[str, ...]  # each task's operation, or "opaque <task>"
     lifted: tuple[bool, ...]  # whether each task was lifted
     # Per store number, the references the window's records hold to it when none is lifted:

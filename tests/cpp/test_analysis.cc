@@ -28,27 +28,36 @@ struct Chain {
   std::vector<std::int64_t> tasks{0,       1,    2, /*t*/ 2, WRITE, -1, /*a*/ 0, READ, -1,
                                   1,       1,    3, /*d*/ 3, WRITE, -1, /*t*/ 2, READ, -1,
                                   /*b*/ 1, READ, -1};
+
+  // The window with the stores numbered in `live` reachable by the program.
+  [[nodiscard]] legate_fuse::ir::Window window(const std::vector<std::int32_t>& live) const
+  {
+    return legate_fuse::ir::build_window(stores, live,
+                                         legate_fuse::ir::decode_tasks(tasks, stores.size()));
+  }
 };
+
+const std::vector<std::int32_t> EVERY_STORE{0, 1, 2, 3};
 
 }  // namespace
 
 LF_TEST(a_chain_fuses_and_its_intermediate_is_a_temporary)
 {
   const Chain chain;
-  const auto window = legate_fuse::ir::build_window(
-      chain.stores, {chain.stores[0], chain.stores[1], chain.stores[3]}, chain.tasks);
-  const auto plan = an::plan_window(window);
+  const auto window = chain.window({0, 1, 3});
+  const auto plan   = an::plan_window(window);
   LF_CHECK_EQ(plan.groups.size(), std::size_t{1});
   LF_CHECK_EQ(std::string{an::kind_name(plan.groups[0].kind)}, std::string{"fused"});
   LF_CHECK_EQ(plan.groups[0].tasks.size(), std::size_t{2});
   LF_CHECK_EQ(plan.groups[0].temporaries.size(), std::size_t{1});
-  LF_CHECK_EQ(plan.groups[0].bytes_not_allocated, std::int64_t{800});
+  const auto bytes = an::group_bytes(window, plan);
+  LF_CHECK_EQ(bytes.at(0), std::int64_t{800});
 }
 
 LF_TEST(an_intermediate_the_program_holds_is_no_temporary)
 {
   const Chain chain;
-  const auto window = legate_fuse::ir::build_window(chain.stores, chain.stores, chain.tasks);
+  const auto window = chain.window(EVERY_STORE);
   const auto plan   = an::plan_window(window);
   LF_CHECK_EQ(plan.groups.size(), std::size_t{1});
   LF_CHECK(plan.groups[0].temporaries.empty());
@@ -58,7 +67,7 @@ LF_TEST(the_same_signature_comes_from_the_cache)
 {
   const Chain chain;
   an::Analyzer analyzer;
-  const auto window = legate_fuse::ir::build_window(chain.stores, {}, chain.tasks);
+  const auto window = chain.window({});
   LF_CHECK(!analyzer.analyze(window).cache_hit);
   LF_CHECK(analyzer.analyze(window).cache_hit);
   LF_CHECK_EQ(analyzer.cached_plans(), std::size_t{1});
@@ -70,10 +79,8 @@ LF_TEST(a_fused_group_carries_its_kernel_specification)
   an::Analyzer analyzer;
   LF_CHECK_EQ(analyzer.op_id("BINARY_OP.MULTIPLY"), 0);  // the chain's op ids: 0, then 1
   LF_CHECK_EQ(analyzer.op_id("BINARY_OP.ADD"), 1);
-  const auto window = legate_fuse::ir::build_window(
-      chain.stores, {chain.stores[0], chain.stores[1], chain.stores[3]}, chain.tasks);
-  const auto result = analyzer.analyze(window);
-  const auto& group = result.plan.groups.at(0);
+  const auto result = analyzer.analyze(chain.window({0, 1, 3}));
+  const auto& group = result.plan->groups.at(0);
   LF_CHECK(group.kernel.has_value());
   LF_CHECK_EQ(legate_fuse::ir::describe(*group.kernel),
               std::string{"arg 0: input float64\n"
@@ -87,7 +94,7 @@ LF_TEST(a_fused_group_carries_its_kernel_specification)
 LF_TEST(a_prefix_keeps_live_what_the_rest_touches)
 {
   const Chain chain;
-  const auto window = legate_fuse::ir::build_window(chain.stores, {}, chain.tasks);
+  const auto window = chain.window({});
   const auto prefix = an::window_prefix(window, 1);  // t = a * 2 alone; d = t + b runs later
   LF_CHECK_EQ(prefix.tasks.size(), std::size_t{1});
   LF_CHECK_EQ(prefix.stores.size(), std::size_t{4});  // roots: a 0, b 1, t 2, d 3
@@ -102,10 +109,9 @@ LF_TEST(the_cut_leaves_the_fewest_bytes_to_allocate)
 {
   const Chain chain;
   // Nothing reachable: cutting after t = a * 2 would allocate t; running both, nothing.
-  LF_CHECK_EQ(an::choose_cut(legate_fuse::ir::build_window(chain.stores, {}, chain.tasks), 1), 2);
+  LF_CHECK_EQ(an::choose_cut(chain.window({}), 1), 2);
   // Every written value reachable: the cut after one task allocates t only, the end t and d.
-  LF_CHECK_EQ(
-      an::choose_cut(legate_fuse::ir::build_window(chain.stores, chain.stores, chain.tasks), 1), 1);
+  LF_CHECK_EQ(an::choose_cut(chain.window(EVERY_STORE), 1), 1);
 }
 
 LF_TEST(a_truncated_encoding_is_rejected)
@@ -114,7 +120,19 @@ LF_TEST(a_truncated_encoding_is_rejected)
   std::vector<std::int64_t> truncated(chain.tasks.begin(), chain.tasks.end() - 1);
   bool threw = false;
   try {
-    (void)legate_fuse::ir::build_window(chain.stores, {}, truncated);
+    (void)legate_fuse::ir::decode_tasks(truncated, chain.stores.size());
+  } catch (const std::invalid_argument&) {
+    threw = true;
+  }
+  LF_CHECK(threw);
+}
+
+LF_TEST(a_store_number_out_of_range_is_rejected)
+{
+  const Chain chain;
+  bool threw = false;
+  try {
+    (void)chain.window({4});  // the chain has stores 0 to 3
   } catch (const std::invalid_argument&) {
     threw = true;
   }

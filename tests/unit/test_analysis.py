@@ -23,7 +23,7 @@ def test_elementwise_chain_is_one_group_with_temporaries() -> None:
     (group,) = plan.groups
     descs = w.descriptions
     assert sorted(descs[s] for s in group.temporaries) == sorted([T1, T2, T3])
-    assert group.bytes_not_allocated == 3 * 100 * 8
+    assert plan.group_bytes == [3 * 100 * 8]
     reads = [descs[a.store] for a in group.args if a.privilege == _core.Privilege.READ]
     writes = [descs[a.store] for a in group.args if a.privilege == _core.Privilege.WRITE]
     assert reads == [A, B] and writes == [D]
@@ -280,7 +280,7 @@ def test_plan_cache_hits_on_the_same_structure_with_new_arrays() -> None:
     assert hit and groups(plan) == [("fused", [0, 1])]
     bigger = window(20, 1000)  # shapes are not part of the signature; bytes are recomputed
     plan, hit = analyzer.analyze(bigger.descriptions, bigger.live, bigger.encoded)
-    assert hit and plan.groups[0].bytes_not_allocated == 1000 * 8
+    assert hit and plan.group_bytes == [1000 * 8]
     assert analyzer.cached_plans == 1
 
 
@@ -313,7 +313,15 @@ def test_plan_cache_distinguishes_empty_arrays() -> None:
                                      [1, 1, -2]])
 def test_malformed_encoding_is_an_error(encoded: list[int]) -> None:
     with pytest.raises(ValueError, match="legate-fuse"):
-        _core.Analyzer().analyze([region(0)], [], encoded)
+        _core.TaskEncoding(encoded, 1)
+
+
+def test_a_window_must_match_its_encoding() -> None:
+    encoding = _core.TaskEncoding([1, 1, 1, 0, 1, -1], 1)
+    with pytest.raises(ValueError, match="another number of stores"):
+        _core.Analyzer().analyze([region(0), region(1)], [], encoding)
+    with pytest.raises(ValueError, match="live store index out of range"):
+        _core.Analyzer().analyze([region(0)], [1], encoding)
 
 
 def test_describe_lists_groups_and_reasons() -> None:

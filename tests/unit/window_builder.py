@@ -35,8 +35,8 @@ def value(storage: int, dtype: str = "float64") -> str:
 @dataclass
 class WindowBuilder:
     descriptions: list[str] = field(default_factory=list)
-    live: list[str] = field(default_factory=list)
-    encoded: list[int] = field(default_factory=list)
+    kept: list[str] = field(default_factory=list)  # descriptions of the stores kept alive
+    codes: list[int] = field(default_factory=list)  # the task encoding, as the planner's
     count: int = 0
     # Numbers the operations named by `task(op="BINARY_OP.ADD")`, as the planner's does.
     analyzer: _core.Analyzer = field(default_factory=_core.Analyzer)
@@ -51,20 +51,41 @@ class WindowBuilder:
         """A task: its arguments (description, privilege[, redop]) in order; `op` is an
         operation name, or an id (-1: opaque)."""
         op_id = self.analyzer.op_id(op) if isinstance(op, str) else op
-        self.encoded += [op_id, int(aligned), len(args)]
+        self.codes += [op_id, int(aligned), len(args)]
         for arg in args:
             desc, privilege = arg[0], arg[1]
             redop = arg[2] if len(arg) > 2 else -1  # type: ignore[misc]
-            self.encoded += [self._index(desc), PRIVILEGES[privilege], redop]
+            self.codes += [self._index(desc), PRIVILEGES[privilege], redop]
         self.count += 1
         return self.count - 1
 
     def keep_alive(self, *descs: str) -> None:
-        self.live.extend(descs)
+        self.kept.extend(descs)
+
+    @property
+    def live(self) -> list[int]:
+        """The numbers of the window's stores kept alive."""
+        return [self.descriptions.index(desc) for desc in self.kept if desc in self.descriptions]
+
+    @property
+    def live_roots(self) -> set[str] | None:
+        """The root keys of the other stores kept alive (views of the window's roots, say), as
+        the planner passes those of arrays over stores outside the window; None when none."""
+        keys = set()
+        for desc in self.kept:
+            if desc not in self.descriptions:
+                parsed = _core.parse_store_desc(desc)
+                assert parsed is not None, desc
+                keys.add(parsed.root_key)
+        return keys or None
+
+    @property
+    def encoded(self) -> _core.TaskEncoding:
+        return _core.TaskEncoding(self.codes, len(self.descriptions))
 
     def plan(self, analyzer: _core.Analyzer | None = None) -> _core.Plan:
         plan, _ = (analyzer or self.analyzer).analyze(self.descriptions, self.live,
-                                                      self.encoded)
+                                                      self.encoded, live_roots=self.live_roots)
         return plan
 
 

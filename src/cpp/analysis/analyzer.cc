@@ -5,20 +5,6 @@
 #include "analysis/temporaries.h"
 
 namespace legate_fuse::analysis {
-namespace {
-
-// Byte counts depend on shapes, which the signature leaves out: recomputed for each window.
-void fill_bytes(const ir::Window& window, Plan& plan)
-{
-  for (auto& group : plan.groups) {
-    group.bytes_not_allocated = 0;
-    for (const auto store : group.temporaries) {
-      group.bytes_not_allocated += window.stores[static_cast<std::size_t>(store)].bytes;
-    }
-  }
-}
-
-}  // namespace
 
 std::vector<std::int64_t> signature(const ir::Window& window)
 {
@@ -89,7 +75,8 @@ Analyzer::Result Analyzer::analyze(const ir::Window& window, bool use_cache)
     return plan;
   };
   if (!use_cache) {
-    return Result{planned(), false};
+    auto plan = std::make_shared<const Plan>(planned());
+    return Result{plan, group_bytes(window, *plan), false};
   }
   // The plan is cached with its kernels, which read, beyond what the signature holds, each
   // store's dtype and whether it is a Future.
@@ -100,18 +87,18 @@ Analyzer::Result Analyzer::analyze(const ir::Window& window, bool use_cache)
     key.push_back(dtype.first->second);
     key.push_back(store.future ? 1 : 0);
   }
+  // Byte counts depend on shapes, which the signature leaves out: counted for each window.
   if (auto hit = cache_.find(key); hit != cache_.end()) {
-    Result result{hit->second, true};
-    fill_bytes(window, result.plan);
-    return result;
+    return Result{hit->second, group_bytes(window, *hit->second), true};
   }
-  Result result{planned(), false};
-  result.plan.cache_id = next_cache_id_++;
+  Plan plan     = planned();
+  plan.cache_id = next_cache_id_++;
+  auto shared   = std::make_shared<const Plan>(std::move(plan));
   if (cache_.size() >= capacity_) {
     cache_.clear();  // programs rarely have that many distinct windows; start again
   }
-  cache_.emplace(std::move(key), result.plan);
-  return result;
+  cache_.emplace(std::move(key), shared);
+  return Result{shared, group_bytes(window, *shared), false};
 }
 
 }  // namespace legate_fuse::analysis

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -33,8 +34,11 @@ class Analyzer {
   [[nodiscard]] std::int32_t op_id(const std::string& name);
   [[nodiscard]] const std::vector<std::string>& op_names() const { return op_names_; }
 
+  // A window's plan: shared, read-only, by every window of its signature (a cache hit copies
+  // nothing of its groups and kernels), and what depends on this window's shapes.
   struct Result {
-    Plan plan;
+    std::shared_ptr<const Plan> plan;
+    std::vector<std::int64_t> group_bytes;  // see analysis::group_bytes
     bool cache_hit{};
   };
 
@@ -50,7 +54,7 @@ class Analyzer {
   std::unordered_map<std::string, std::int32_t> op_ids_;
   // Every dtype seen, numbered: the plans are cached with their kernels, which name them.
   std::unordered_map<std::string, std::int32_t> dtype_ids_;
-  std::unordered_map<std::vector<std::int64_t>, Plan, VectorHash> cache_;
+  std::unordered_map<std::vector<std::int64_t>, std::shared_ptr<const Plan>, VectorHash> cache_;
 };
 
 // The plan of a window, computed afresh: grouping, then liveness.

@@ -29,7 +29,21 @@ const char* kind_name(Group::Kind kind)
   return "?";
 }
 
-std::string describe(const Plan& plan)
+std::vector<std::int64_t> group_bytes(const ir::Window& window, const Plan& plan)
+{
+  std::vector<std::int64_t> bytes;
+  bytes.reserve(plan.groups.size());
+  for (const auto& group : plan.groups) {
+    std::int64_t sum = 0;
+    for (const auto store : group.temporaries) {
+      sum += window.stores[static_cast<std::size_t>(store)].bytes;
+    }
+    bytes.push_back(sum);
+  }
+  return bytes;
+}
+
+std::string describe(const Plan& plan, const std::vector<std::int64_t>& group_bytes)
 {
   std::ostringstream out;
   for (std::size_t g = 0; g < plan.groups.size(); ++g) {
@@ -42,8 +56,10 @@ std::string describe(const Plan& plan)
       out << " prologue " << list(group.prologue);
     }
     if (!group.temporaries.empty()) {
-      out << " temporaries " << list(group.temporaries) << " (" << group.bytes_not_allocated
-          << " bytes)";
+      out << " temporaries " << list(group.temporaries);
+      if (g < group_bytes.size()) {
+        out << " (" << group_bytes[g] << " bytes)";
+      }
     }
     out << " -- ended: " << group.end_reason << "\n";
   }

@@ -28,7 +28,6 @@ struct Group {
   std::vector<std::int32_t> dead_tasks;   // tasks whose results nothing observes
   std::vector<std::int32_t> prologue;     // tasks of `tasks` computing on 0-d values only
   std::vector<std::int32_t> temporaries;  // representative store per eliminated root
-  std::int64_t bytes_not_allocated{};
   // Arguments of the fused task (Fused only): inputs, then outputs, then reductions, the order
   // in which Legate lists a task's stores; the kernel's arguments, in the same order.
   std::vector<FusedArg> args;
@@ -51,7 +50,12 @@ struct Plan {
 
 [[nodiscard]] const char* kind_name(Group::Kind kind);
 
-// Human-readable plan, one line per group.
-[[nodiscard]] std::string describe(const Plan& plan);
+// Per group of `plan`, the bytes of the temporaries it does not allocate in `window`: of the
+// window's shapes, which a plan leaves out (windows of other shapes share it).
+[[nodiscard]] std::vector<std::int64_t> group_bytes(const ir::Window& window, const Plan& plan);
+
+// Human-readable plan, one line per group; with each group's bytes not allocated when given.
+[[nodiscard]] std::string describe(const Plan& plan,
+                                   const std::vector<std::int64_t>& group_bytes = {});
 
 }  // namespace legate_fuse::analysis

@@ -120,7 +120,6 @@ void resolve_group(const ir::Window& window, Group& group)
     const bool run_as_built = !fused && written_live.count(root) != 0;
     if (live_after.count(root) == 0 && read_from_memory.count(root) == 0 && !run_as_built) {
       group.temporaries.push_back(store);
-      group.bytes_not_allocated += window.stores[static_cast<std::size_t>(store)].bytes;
     }
   }
   std::sort(group.temporaries.begin(), group.temporaries.end());

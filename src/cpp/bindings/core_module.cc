@@ -3,6 +3,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <stdexcept>
+
 #include "analysis/analyzer.h"
 #include "analysis/cut.h"
 #include "analysis/plan.h"
@@ -42,6 +44,24 @@ std::function<bool(const std::string&)> root_lookup(const py::object& live_roots
     }
     return found == 1;
   };
+}
+
+// A window's tasks, decoded once per stream (ir::decode_tasks) and copied into each of its
+// windows.
+struct TaskEncoding {
+  std::vector<legate_fuse::ir::Task> tasks;
+  std::size_t num_stores{};
+};
+
+legate_fuse::ir::Window built_window(const std::vector<std::string>& descriptions,
+                                     const std::vector<std::int32_t>& live_stores,
+                                     const TaskEncoding& tasks, const py::object& live_roots)
+{
+  if (descriptions.size() != tasks.num_stores) {
+    throw std::invalid_argument("legate-fuse: the task encoding is of another number of stores");
+  }
+  return legate_fuse::ir::build_window(descriptions, live_stores, tasks.tasks,
+                                       root_lookup(live_roots));
 }
 
 void bind_ir(py::module_& m)
@@ -87,7 +107,6 @@ void bind_plan(py::module_& m)
       .def_readonly("dead_tasks", &Group::dead_tasks)
       .def_readonly("prologue", &Group::prologue)
       .def_readonly("temporaries", &Group::temporaries)
-      .def_readonly("bytes_not_allocated", &Group::bytes_not_allocated)
       .def_readonly("args", &Group::args)
       .def_property_readonly(
           "arg_triples",
@@ -106,60 +125,66 @@ void bind_plan(py::module_& m)
       .def_readonly("kernel", &Group::kernel)
       .def_readonly("kernel_error", &Group::kernel_error);
 
-  py::class_<Plan>(m, "Plan")
-      // The groups as references into the plan (which they keep alive), not copies: a group
-      // holds its kernel's specification and canonical text, and a launch reads the groups of
-      // every window.
+  // A window's plan: the plan its signature shares with other windows, and this window's
+  // bytes not allocated.
+  py::class_<Analyzer::Result>(m, "Plan")
+      // The groups as references into the shared plan (which they keep alive), not copies: a
+      // group holds its kernel's specification and canonical text.
       .def_property_readonly(
-          "groups", [](const Plan& plan) -> const std::vector<Group>& { return plan.groups; },
+          "groups",
+          [](const Analyzer::Result& result) -> const std::vector<Group>& {
+            return result.plan->groups;
+          },
           py::return_value_policy::reference_internal)
-      .def_readonly("cache_id", &Plan::cache_id)
-      .def_property_readonly("group_bytes",
-                             [](const Plan& plan) {
-                               // Each group's bytes not allocated: of this window's shapes, unlike
-                               // the rest of a cached plan, and read for every window.
-                               std::vector<std::int64_t> bytes;
-                               bytes.reserve(plan.groups.size());
-                               for (const auto& group : plan.groups) {
-                                 bytes.push_back(group.bytes_not_allocated);
-                               }
-                               return bytes;
-                             })
-      .def("describe", &legate_fuse::analysis::describe);
+      .def_property_readonly("cache_id",
+                             [](const Analyzer::Result& result) { return result.plan->cache_id; })
+      .def_readonly("group_bytes", &Analyzer::Result::group_bytes)
+      .def_readonly("cache_hit", &Analyzer::Result::cache_hit)
+      .def("describe", [](const Analyzer::Result& result) {
+        return legate_fuse::analysis::describe(*result.plan, result.group_bytes);
+      });
+
+  py::class_<TaskEncoding>(m, "TaskEncoding")
+      .def(py::init([](const std::vector<std::int64_t>& encoded, std::size_t num_stores) {
+             return TaskEncoding{legate_fuse::ir::decode_tasks(encoded, num_stores), num_stores};
+           }),
+           py::arg("encoded"), py::arg("num_stores"),
+           "The tasks of a window (see ir/window.h for the encoding), decoded once for every "
+           "window of the same stream")
+      .def_readonly("num_stores", &TaskEncoding::num_stores)
+      .def("__len__", [](const TaskEncoding& encoding) { return encoding.tasks.size(); });
 
   py::class_<Analyzer>(m, "Analyzer")
       .def(py::init<std::size_t>(), py::arg("capacity") = 4096)
       .def(
           "analyze",
           [](Analyzer& self, const std::vector<std::string>& descriptions,
-             const std::vector<std::string>& live_descriptions,
-             const std::vector<std::int64_t>& encoded_tasks, bool use_cache, std::int32_t prefix,
-             const py::object& live_roots) {
-            auto window = legate_fuse::ir::build_window(descriptions, live_descriptions,
-                                                        encoded_tasks, root_lookup(live_roots));
+             const std::vector<std::int32_t>& live_stores, const TaskEncoding& tasks,
+             bool use_cache, std::int32_t prefix, const py::object& live_roots) {
+            auto window = built_window(descriptions, live_stores, tasks, live_roots);
             if (prefix >= 0 && static_cast<std::size_t>(prefix) < window.tasks.size()) {
               window = legate_fuse::analysis::window_prefix(window, prefix);
             }
-            auto result = self.analyze(window, use_cache);
-            return py::make_tuple(std::move(result.plan), result.cache_hit);
+            auto result    = self.analyze(window, use_cache);
+            const bool hit = result.cache_hit;
+            return py::make_tuple(std::move(result), hit);
           },
-          py::arg("descriptions"), py::arg("live_descriptions"), py::arg("encoded_tasks"),
+          py::arg("descriptions"), py::arg("live_stores"), py::arg("tasks"),
           py::arg("use_cache") = true, py::arg("prefix") = -1, py::arg("live_roots") = py::none(),
-          "Plan a window (see ir/window.h for the encoding), or its first `prefix` tasks when "
-          "prefix >= 0 (the rest run later: what they touch is live); `live_roots`: a set of "
-          "the root keys the program reaches, or None; returns (plan, cache_hit)")
+          "Plan a window, or its first `prefix` tasks when prefix >= 0 (the rest run later: what "
+          "they touch is live); `live_stores`: the numbers of its stores the program reaches; "
+          "`live_roots`: a set of the root keys the program reaches, or None; returns "
+          "(plan, cache_hit)")
       .def(
           "choose_cut",
           [](const Analyzer&, const std::vector<std::string>& descriptions,
-             const std::vector<std::string>& live_descriptions,
-             const std::vector<std::int64_t>& encoded_tasks, std::int32_t earliest,
-             const py::object& live_roots) {
-            const auto window = legate_fuse::ir::build_window(
-                descriptions, live_descriptions, encoded_tasks, root_lookup(live_roots));
+             const std::vector<std::int32_t>& live_stores, const TaskEncoding& tasks,
+             std::int32_t earliest, const py::object& live_roots) {
+            const auto window = built_window(descriptions, live_stores, tasks, live_roots);
             return legate_fuse::analysis::choose_cut(window, earliest);
           },
-          py::arg("descriptions"), py::arg("live_descriptions"), py::arg("encoded_tasks"),
-          py::arg("earliest"), py::arg("live_roots") = py::none(),
+          py::arg("descriptions"), py::arg("live_stores"), py::arg("tasks"), py::arg("earliest"),
+          py::arg("live_roots") = py::none(),
           "How many leading tasks of a full window to run (see analysis/cut.h)")
       .def("op_id", &Analyzer::op_id, py::arg("name"),
            "The id of a lifted operation in the task encoding (numbered by first request)")

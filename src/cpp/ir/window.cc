@@ -30,6 +30,8 @@ std::string shape_key(const StoreDesc& desc)
   return key;
 }
 
+}  // namespace
+
 std::vector<Task> decode_tasks(const std::vector<std::int64_t>& encoded, std::size_t num_stores)
 {
   std::vector<Task> tasks;
@@ -68,13 +70,20 @@ std::vector<Task> decode_tasks(const std::vector<std::int64_t>& encoded, std::si
   return tasks;
 }
 
-}  // namespace
-
 Window build_window(const std::vector<std::string>& descriptions,
-                    const std::vector<std::string>& live_descriptions,
-                    const std::vector<std::int64_t>& encoded_tasks,
+                    const std::vector<std::int32_t>& live_stores, std::vector<Task> tasks,
                     const std::function<bool(const std::string&)>& is_live_root)
 {
+  const auto in_range = [&](std::int64_t store) {
+    return store >= 0 && static_cast<std::size_t>(store) < descriptions.size();
+  };
+  for (const auto& task : tasks) {
+    for (const auto& arg : task.args) {
+      if (!in_range(arg.store)) {
+        throw std::invalid_argument("legate-fuse: store index out of range");
+      }
+    }
+  }
   Window window;
   Interner roots, views, shapes, dtypes;
   window.stores.reserve(descriptions.size());
@@ -108,17 +117,16 @@ Window build_window(const std::vector<std::string>& descriptions,
       }
     }
   }
-  for (const auto& text : live_descriptions) {
-    const auto desc = parse_store_desc(text);
-    if (!desc) {
-      continue;
+  for (const auto store : live_stores) {
+    if (!in_range(store)) {
+      throw std::invalid_argument("legate-fuse: live store index out of range");
     }
-    const auto found = roots.ids().find(desc->root_key());
-    if (found != roots.ids().end()) {
-      window.root_live[static_cast<std::size_t>(found->second)] = true;
+    const auto root = window.stores[static_cast<std::size_t>(store)].root;
+    if (root >= 0) {  // (a store whose description could not be read has no root)
+      window.root_live[static_cast<std::size_t>(root)] = true;
     }
   }
-  window.tasks = decode_tasks(encoded_tasks, window.stores.size());
+  window.tasks = std::move(tasks);
   window.root_last_task.assign(static_cast<std::size_t>(window.num_roots), -1);
   for (std::int32_t t = 0; t < static_cast<std::int32_t>(window.tasks.size()); ++t) {
     for (const auto& arg : window.tasks[static_cast<std::size_t>(t)].args) {

@@ -60,18 +60,25 @@ struct Window {
   std::int32_t num_views{};
 };
 
-// Builds a window from the compact encoding made by the Python side in one call:
+// The tasks of a window from the compact encoding made by the Python side, per task
+//   [op, aligned, nargs, (store, privilege, redop) * nargs],
+// stores numbered by first appearance among `num_stores`. A loop's windows share it: decoded
+// once per stream of tasks, not once per window. Throws std::invalid_argument on a malformed
+// encoding.
+[[nodiscard]] std::vector<Task> decode_tasks(const std::vector<std::int64_t>& encoded,
+                                             std::size_t num_stores);
+
+// Builds a window:
 //   descriptions: Legate's description of every distinct store, in first-appearance order;
-//   live_descriptions: descriptions of stores the program can still reach (arrays with a
-//     Python reference, views of them); their roots are observable after the window;
-//   encoded_tasks: per task [op, aligned, nargs, (store, privilege, redop) * nargs];
+//   live_stores: the numbers of the stores the program can still reach (arrays with a Python
+//     reference, views of them); their roots are observable after the window;
+//   tasks: decoded by decode_tasks for as many stores as there are descriptions;
 //   is_live_root: whether the program can reach a root, by its key (StoreDesc::root_key):
 //     asked once per root of the window, so that the roots of every array the program holds
 //     need not be described in each window (none when empty).
-// Throws std::invalid_argument on a malformed encoding.
+// Throws std::invalid_argument when a store number is out of range.
 Window build_window(const std::vector<std::string>& descriptions,
-                    const std::vector<std::string>& live_descriptions,
-                    const std::vector<std::int64_t>& encoded_tasks,
+                    const std::vector<std::int32_t>& live_stores, std::vector<Task> tasks,
                     const std::function<bool(const std::string&)>& is_live_root = {});
 
 }  // namespace legate_fuse::ir

@@ -115,7 +115,8 @@ STEP_ASIDE = Setting(
     "After this many tasks built as cuPyNumeric builds them (operations the plugin does not "
     "fuse) with no fused task launched meanwhile, cuPyNumeric's tasks go straight to Legate, "
     "without the plugin's work on each, until 8 times as many arrays have been created or "
-    "twice as many values read back; then the plugin looks again. 0 never steps aside.",
+    "twice as many values read back; then the plugin looks again, and waits twice as long "
+    "each time it finds nothing to fuse (up to 64 times as many arrays). 0 never steps aside.",
 )
 LOG_LEVEL = Setting(
     "LEGATE_FUSE_LOG_LEVEL", "warning", parse_log_level,

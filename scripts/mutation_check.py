@@ -450,11 +450,18 @@ MUTATIONS: tuple[Mutation, ...] = (
         "coming back, nothing is held while a cuPyNumeric function may build Legate's task"),
     Mutation(
         "step-aside-comes-back", "legate_fuse/capture/step_aside.py",
-        "        self.arrays.call_after(COME_BACK_FACTOR * self.after, self.come_back)\n",
+        "        self.arrays.call_after(factor * self.after, self.come_back)\n",
         "",
         ("tests/integration/test_step_aside.py::"
          "test_a_stream_that_never_fuses_steps_aside_and_comes_back",),
         "the plugin comes back after stepping aside, once enough arrays were created"),
+    Mutation(
+        "step-aside-wait-resets", "legate_fuse/capture/step_aside.py",
+        "            self.come_back_factor = COME_BACK_FACTOR\n",
+        "",
+        ("tests/unit/test_step_aside.py::"
+         "test_each_look_that_finds_nothing_doubles_the_wait_until_a_fused_launch",),
+        "a fused launch brings the wait before the plugin looks again back to the first"),
     Mutation(
         "step-aside-not-while-fusing", "legate_fuse/capture/step_aside.py",
         "        if self.stats.fused_launches != self._fused_launches:\n",

@@ -14,7 +14,12 @@ within the call that created it (direct_tasks.BUILT_IN_ONE_CALL).
 The plugin comes back once `COME_BACK_FACTOR * after` more arrays have been created (the
 liveness tracker counts them: an array is created for nearly every operation's result) or a
 quarter as many values read back, so a program that moves on to operations that fuse is fused
-again. cuPyNumeric's tasks go through
+again. Each time it comes back to find nothing to fuse (it steps aside again with no fused
+launch since), it waits twice as long before looking again, up to `MOST_COME_BACK_FACTOR`
+times `after` arrays: on a long stream that never fuses, the runs of tasks it sees to decide
+become a vanishing share of the stream's tasks (on a stream of 16,000 clips and scans, one task
+in six when the wait stays the same). A fused launch brings the wait back to the first.
+cuPyNumeric's tasks go through
 the plugin from then on, and tasks are held again once no function of cuPyNumeric that may have
 received one of Legate's tasks can still be building it: as when fusion did not pay
 (direct_tasks.py), the cuPyNumeric functions running on any thread when the plugin comes back
@@ -43,6 +48,10 @@ logger = logging.getLogger("legate_fuse")
 # Arrays created while aside, per task of `after`, before the plugin looks again: the plugin's
 # work is then paid on at most about one task in this many of a stream that never fuses.
 COME_BACK_FACTOR = 8
+# The longest wait, doubled from COME_BACK_FACTOR each time the plugin looked for nothing: a
+# program that turns to work that fuses, after a long stream that did not, runs unfused for at
+# most this many arrays per task of `after` (16,384 by default).
+MOST_COME_BACK_FACTOR = 64
 
 
 class ArrayCounter(Protocol):
@@ -58,6 +67,7 @@ class StepAside:
         self.run = 0  # tasks built at once so far (counted by RuntimeProxy.create_auto_task)
         self._fused_launches = 0  # stats.fused_launches when the run began
         self.aside = False
+        self.come_back_factor = COME_BACK_FACTOR  # the wait at the next step aside
         self._for_payoff = False  # aside because fusion does not pay (at_read)
         self._reads_left = 0  # reads before coming back
         self.stats = stats
@@ -76,6 +86,7 @@ class StepAside:
         """The run of tasks built at once reached `after`: steps aside, unless a fused task
         was launched meanwhile (then a new run begins)."""
         if self.stats.fused_launches != self._fused_launches:
+            self.come_back_factor = COME_BACK_FACTOR
             self._new_run()
         else:
             self.begin()
@@ -88,8 +99,11 @@ class StepAside:
         # An instance attribute is found before the class's method: cuPyNumeric's next calls
         # go to Legate without a Python frame of the plugin's.
         self._proxy.create_auto_task = self._legate_create_auto_task
-        self.arrays.call_after(COME_BACK_FACTOR * self.after, self.come_back)
-        self._reads_left = COME_BACK_FACTOR * self.after // 4
+        factor = self.come_back_factor
+        self.arrays.call_after(factor * self.after, self.come_back)
+        self._reads_left = factor * self.after // 4
+        # Stepping aside again before any fused launch means the last look found nothing.
+        self.come_back_factor = min(2 * factor, MOST_COME_BACK_FACTOR)
         self.stats.steps_aside += 1
         logger.debug("%d tasks built at once, none fused: stepping aside", self.run)
         self._restart_payoff_phase()
@@ -100,8 +114,8 @@ class StepAside:
         Running unfused because fusion does not pay, settled until the tuner's next round, no
         task need be seen (nothing is held, the tuner counts no tasks), so the plugin steps
         aside; measuring the unfused way, or fused again, it comes back. Aside after a run of
-        tasks built at once, it comes back after `COME_BACK_FACTOR * after / 4` reads as after
-        so many arrays: a loop that writes only into arrays it has creates none."""
+        tasks built at once, it also comes back after a quarter as many reads as the arrays it
+        waits for: a loop that writes only into arrays it has creates none."""
         if not fusing and settled:
             self.begin()
             self._for_payoff = self.aside

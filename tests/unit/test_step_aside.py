@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from legate_fuse.capture.direct_tasks import DirectTasks
-from legate_fuse.capture.step_aside import COME_BACK_FACTOR, StepAside
+from legate_fuse.capture.step_aside import COME_BACK_FACTOR, MOST_COME_BACK_FACTOR, StepAside
 from legate_fuse.stats import Stats
 
 
@@ -95,4 +95,32 @@ def test_reads_bring_the_plugin_back_as_arrays_do() -> None:
         aside.at_read(fusing=True, settled=False)
     assert aside.aside
     aside.at_read(fusing=True, settled=False)
+    assert not aside.aside
+
+
+def test_each_look_that_finds_nothing_doubles_the_wait_until_a_fused_launch() -> None:
+    aside, _, arrays = stepping()
+    waits = []
+    for _ in range(5):  # steps aside, comes back, finds nothing to fuse: again
+        aside.run_ended()
+        waits.append(arrays.calls[-1][0])
+        arrays.calls[-1][1]()
+    factors = [COME_BACK_FACTOR * 2**i for i in range(5)]
+    assert waits == [4 * min(f, MOST_COME_BACK_FACTOR) for f in factors]
+    aside.stats.fused_launches += 1  # the last look found work that fuses
+    aside.run_ended()
+    assert not aside.aside
+    aside.run_ended()
+    assert arrays.calls[-1][0] == 4 * COME_BACK_FACTOR
+
+
+def test_the_reads_waited_for_double_with_the_arrays() -> None:
+    aside, _, arrays = stepping()
+    aside.run_ended()
+    arrays.calls[-1][1]()
+    aside.run_ended()  # the second wait: twice the first
+    for _ in range(2 * COME_BACK_FACTOR * 4 // 4 - 1):
+        aside.at_read(fusing=True, settled=True)
+    assert aside.aside
+    aside.at_read(fusing=True, settled=True)
     assert not aside.aside

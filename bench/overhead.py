@@ -9,11 +9,14 @@ cost, below 1.0: a slowdown) and the difference, in wall time and in the main th
 (where the plugin's work is done: steadier than wall time on a machine whose few cores
 Legate's workers share with the program); then one more run with fusion on and
 LEGATE_FUSE_PROFILE=1 splits the plugin's own time by stage, in microseconds of the main
-thread's CPU time per task (a wait inside Legate is not charged); a second profiled run of
-twice the iterations gives the plugin's own work at a flush (lifting to launching, Legate's
-submission excluded) per task held in the iterations it adds: in steady state, the first
-windows' planning and kernel builds behind. The windows of the "replayed" stream repeat: all but
-the first few are recognised from their raw records and launched from the cached plan.
+thread's CPU time per task (a wait inside Legate is not charged); two more profiled runs, of
+the same iterations and of three times as many, give the plugin's own work at a flush (lifting
+to launching, Legate's submission excluded) per task held in the iterations the longer adds: in
+steady state, the first windows' planning and kernel builds behind. Those two run with
+LEGATE_FUSE_PAYOFF=0, every window fused: the measurement of whether fusion pays would run some
+windows unfused, at times chosen by the noise of the machine, and hold different tasks in each
+run. The windows of the "replayed" stream repeat: all but the first few are recognised from
+their raw records and launched from the cached plan.
 """
 
 from __future__ import annotations
@@ -82,9 +85,10 @@ def main() -> None:
               f"stepped aside {aside} times, its tasks unseen meanwhile): {total:.1f}")
         for stage, seconds in stages.items():
             print(f"    {stage:<12} {seconds / tasks * 1e6:8.2f}")
-        longer = [*app_args[:-1], str(2 * args.iterations)]
-        steady = steady_flush_work(profiled, run_once(longer, "on", {"LEGATE_FUSE_PROFILE": "1"})
-                                   ["fusion"])
+        always_fused = {"LEGATE_FUSE_PROFILE": "1", "LEGATE_FUSE_PAYOFF": "0"}
+        longer = [*app_args[:-1], str(3 * args.iterations)]
+        steady = steady_flush_work(run_once(app_args, "on", always_fused)["fusion"],
+                                   run_once(longer, "on", always_fused)["fusion"])
         print(f"  plugin work at a flush ({'+'.join(FLUSH_STAGES)}), us per held task, "
               f"steady state: {steady}")
 

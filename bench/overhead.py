@@ -12,7 +12,8 @@ LEGATE_FUSE_PROFILE=1 splits the plugin's own time by stage, in microseconds of 
 thread's CPU time per task (a wait inside Legate is not charged); two more profiled runs, of
 the same iterations and of three times as many, give the plugin's own work at a flush (lifting
 to launching, Legate's submission excluded) per task held in the iterations the longer adds: in
-steady state, the first windows' planning and kernel builds behind. Those two run with
+steady state, the first windows' planning and kernel builds behind (3 such pairs by default:
+median and range). Those run with
 LEGATE_FUSE_PAYOFF=0, every window fused: the measurement of whether fusion pays would run some
 windows unfused, at times chosen by the noise of the machine, and hold different tasks in each
 run. The windows of the "replayed" stream repeat: all but the first few are recognised from
@@ -53,6 +54,8 @@ def main() -> None:
                         help="elements per array (default: each stream's own)")
     parser.add_argument("--iterations", type=int, default=300)
     parser.add_argument("--streams", default=",".join(STREAMS))
+    parser.add_argument("--steady-pairs", type=int, default=3,
+                        help="pairs of profiled runs measuring the steady work at a flush")
     args = parser.parse_args()
     for stream in args.streams.split(","):
         app, what, default_size, tasks_per_iteration = STREAMS[stream]
@@ -87,24 +90,27 @@ def main() -> None:
             print(f"    {stage:<12} {seconds / tasks * 1e6:8.2f}")
         always_fused = {"LEGATE_FUSE_PROFILE": "1", "LEGATE_FUSE_PAYOFF": "0"}
         longer = [*app_args[:-1], str(3 * args.iterations)]
-        steady = steady_flush_work(run_once(app_args, "on", always_fused)["fusion"],
-                                   run_once(longer, "on", always_fused)["fusion"])
+        steady = [steady_flush_work(run_once(app_args, "on", always_fused)["fusion"],
+                                    run_once(longer, "on", always_fused)["fusion"])
+                  for _ in range(args.steady_pairs)]
+        measured = [work for work in steady if work is not None]
         print(f"  plugin work at a flush ({'+'.join(FLUSH_STAGES)}), us per held task, "
-              f"steady state: {steady}")
+              f"steady state, {args.steady_pairs} pairs of runs: "
+              f"{summary(measured) if measured else 'no task held (the stream runs unfused)'}")
 
 
-def steady_flush_work(shorter: dict[str, Any], longer: dict[str, Any]) -> str:
-    """The plugin's work at a flush per task held, over the iterations the longer of two runs
-    adds: once a loop's first windows (planned afresh, their kernels built or loaded) are
-    behind it, what each further window costs."""
+def steady_flush_work(shorter: dict[str, Any], longer: dict[str, Any]) -> float | None:
+    """The plugin's work at a flush, in microseconds per task held, over the iterations the
+    longer of two runs adds: once a loop's first windows (planned afresh, their kernels built
+    or loaded) are behind it, what each further window costs. None when no task was held."""
     def work(fusion: dict[str, Any]) -> float:
         stages = fusion.get("stage_seconds", {})
         return sum(stages.get(stage, 0.0) for stage in FLUSH_STAGES)
 
     held = longer["tasks_held"] - shorter["tasks_held"]
     if held <= 0:
-        return "no task held (the stream runs unfused)"
-    return f"{(work(longer) - work(shorter)) / held * 1e6:.1f} ({held} tasks)"
+        return None
+    return (work(longer) - work(shorter)) / held * 1e6
 
 
 def cpu_seconds_per_task(result: dict[str, Any], tasks_per_iteration: int) -> float:

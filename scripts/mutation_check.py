@@ -94,6 +94,12 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{REPLAY}::test_the_same_stream_on_other_stores_is_told_apart",),
         "a window's stream says which store each argument is, not only the tasks"),
     Mutation(
+        "replay-last-stream-compared", "legate_fuse/plan/replay.py",
+        "        if last is not None and last[0] == key:\n",
+        "        if last is not None:\n",
+        ("tests/unit/test_replay_streams.py",),
+        "the last stream found is reused only for a window of that very stream"),
+    Mutation(
         "replay-lifted-references", "legate_fuse/plan/planner.py",
         "                    held[index[id(arg.store)]] += 1\n",
         "                    held[index[id(arg.store)]] += 0\n",

@@ -83,29 +83,43 @@ def read_stream(records: Sequence[TaskRecord]) -> Stream:
 
 
 class Encodings:
-    """The encoding of every stream seen (up to MOST_STREAMS)."""
+    """The encoding of every stream seen (up to MOST_STREAMS).
+
+    The last stream found is compared first: a loop's windows repeat one stream, and a
+    comparison reads the key once where a lookup by hash reads it twice (its hash, then the
+    comparison with the key found)."""
 
     def __init__(self) -> None:
         self._known: dict[Hashable, Encoding] = {}
+        self._last: tuple[Hashable, Encoding] | None = None
 
     def get(self, stream: Stream) -> Encoding | None:
-        if stream.key is None:
+        key = stream.key
+        if key is None:
             return None
+        last = self._last
+        if last is not None and last[0] == key:
+            return last[1]
         try:
-            return self._known.get(stream.key)
+            found = self._known.get(key)
         except TypeError:  # a Scalar argument hashes by identity: its task lifts afresh
             stream.key = None
             return None
+        if found is not None:
+            self._last = (key, found)
+        return found
 
     def remember(self, stream: Stream, encoding: Encoding) -> None:
         if stream.key is None:
             return
         if len(self._known) >= MOST_STREAMS:
-            self._known.clear()
+            self.clear()
         self._known[stream.key] = encoding
+        self._last = (stream.key, encoding)
 
     def clear(self) -> None:
         self._known.clear()
+        self._last = None
 
     def __len__(self) -> int:
         return len(self._known)

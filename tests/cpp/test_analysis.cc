@@ -6,6 +6,7 @@
 #include "analysis/analyzer.h"
 #include "analysis/cut.h"
 #include "check.h"
+#include "ir/store_desc.h"
 #include "ir/window.h"
 
 namespace an = legate_fuse::analysis;
@@ -125,6 +126,42 @@ LF_TEST(a_truncated_encoding_is_rejected)
     threw = true;
   }
   LF_CHECK(threw);
+}
+
+LF_TEST(stores_share_a_class_exactly_when_their_keys_are_equal)
+{
+  // 90 stores over 40 roots, with views and Futures: more classes than are compared one by
+  // one, so the hash table's numbering is checked too.
+  std::vector<std::string> stores;
+  for (int i = 0; i < 90; ++i) {
+    if (i % 9 == 8) {
+      stores.push_back("Store(" + std::to_string(i) + ") {shape: [" + (i % 2 ? "4" : "") +
+                       "], type: float64, storage: Storage(" + std::to_string(700 + i % 5) +
+                       ") {kind: Future, level: 0}}");
+    } else if (i % 3 == 0) {
+      stores.push_back(
+          "Store(" + std::to_string(i) + ") {shape: [98], transform: Shift(dim: 0, offset: -" +
+          std::to_string(i % 2) + "), type: float64, storage: Storage(1) {kind: " +
+          "Region, level: 2, region: (7, (22, 1), 6), field: " + std::to_string(10000 + i % 40) +
+          "}}");
+    } else {
+      stores.push_back(region(i % 40));
+    }
+  }
+  const auto window = legate_fuse::ir::build_window(stores, {}, {});
+  for (std::size_t a = 0; a < stores.size(); ++a) {
+    const auto desc_a = legate_fuse::ir::parse_store_desc(stores[a]);
+    for (std::size_t b = 0; b < stores.size(); ++b) {
+      const auto desc_b = legate_fuse::ir::parse_store_desc(stores[b]);
+      LF_CHECK_EQ(window.stores[a].root == window.stores[b].root,
+                  desc_a->root_key() == desc_b->root_key());
+      LF_CHECK_EQ(window.stores[a].view == window.stores[b].view,
+                  desc_a->identity_key() == desc_b->identity_key());
+      LF_CHECK_EQ(window.stores[a].shape_class == window.stores[b].shape_class,
+                  desc_a->shape == desc_b->shape);
+    }
+  }
+  LF_CHECK(window.num_roots > 32 && window.num_views > 32);
 }
 
 LF_TEST(a_store_number_out_of_range_is_rejected)

@@ -1,6 +1,7 @@
 // Store descriptions as Legate prints them: parsing, and the identities the analysis and the
 // kernel builder key stores by.
 #include <string>
+#include <vector>
 
 #include "check.h"
 #include "ir/store_desc.h"
@@ -51,6 +52,33 @@ LF_TEST(every_view_of_a_future_is_one_store)
   LF_CHECK(value.has_value() && promoted.has_value());
   LF_CHECK(value->view_key() != promoted->view_key());
   LF_CHECK_EQ(value->identity_key(), promoted->identity_key());
+}
+
+LF_TEST(keys_are_compared_as_their_strings_would_be)
+{
+  // same_root and same_identity stand for the equality of root_key() and identity_key(), and
+  // their hashes agree with them: every pair of a set of roots, views and Futures.
+  std::vector<legate_fuse::ir::StoreDesc> descs;
+  for (const auto& text : {region(10000), region(10001), region(10000, "", 6),
+                           region(10000, "Shift(dim: 0, offset: -2)", 22),
+                           region(10000, "Shift(dim: 0, offset: -1)", 22),
+                           region(10001, "Shift(dim: 0, offset: -2)", 22), future("", ""),
+                           future("256", "Promote(extra_dim: 0, dim_size: 256)"),
+                           future("4", "Promote(extra_dim: 0, dim_size: 4)")}) {
+    descs.push_back(*parse_store_desc(text));
+  }
+  descs.push_back(*parse_store_desc(
+      "Store(9) {shape: [], type: bool, storage: Storage(550) {kind: Future, level: 0}}"));
+  for (const auto& a : descs) {
+    for (const auto& b : descs) {
+      const bool same_root     = legate_fuse::ir::same_root(a, b);
+      const bool same_identity = legate_fuse::ir::same_identity(a, b);
+      LF_CHECK_EQ(same_root, a.root_key() == b.root_key());
+      LF_CHECK_EQ(same_identity, a.identity_key() == b.identity_key());
+      LF_CHECK(!same_root || root_hash(a) == root_hash(b));
+      LF_CHECK(!same_identity || identity_hash(a) == identity_hash(b));
+    }
+  }
 }
 
 LF_TEST(an_unknown_format_is_not_guessed)

@@ -174,6 +174,62 @@ std::string StoreDesc::identity_key() const
   return kind == Kind::Future ? root_key() + "|value" : view_key();
 }
 
+namespace {
+
+std::size_t mix(std::size_t seed, std::size_t value)
+{
+  return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+}
+
+}  // namespace
+
+bool same_root(const StoreDesc& a, const StoreDesc& b)
+{
+  if (a.kind != b.kind) {
+    return false;
+  }
+  if (a.kind == StoreDesc::Kind::Future) {
+    return a.storage_id == b.storage_id;
+  }
+  return a.tree_id == b.tree_id && a.field_id == b.field_id;
+}
+
+bool same_identity(const StoreDesc& a, const StoreDesc& b)
+{
+  if (!same_root(a, b)) {
+    return false;
+  }
+  // Every view of a Future is the Future; a region's view is its index space, transform,
+  // type and shape (view_key).
+  return a.kind == StoreDesc::Kind::Future ||
+         (a.index_space == b.index_space && a.transform == b.transform && a.dtype == b.dtype &&
+          a.shape == b.shape);
+}
+
+std::size_t root_hash(const StoreDesc& desc)
+{
+  if (desc.kind == StoreDesc::Kind::Future) {
+    return mix(1, static_cast<std::size_t>(desc.storage_id));
+  }
+  return mix(mix(2, static_cast<std::size_t>(desc.tree_id)),
+             static_cast<std::size_t>(desc.field_id));
+}
+
+std::size_t identity_hash(const StoreDesc& desc)
+{
+  auto hash = root_hash(desc);
+  if (desc.kind == StoreDesc::Kind::Future) {
+    return hash;
+  }
+  hash = mix(hash, static_cast<std::size_t>(desc.index_space));
+  hash = mix(hash, std::hash<std::string>{}(desc.transform));
+  hash = mix(hash, std::hash<std::string>{}(desc.dtype));
+  for (const auto extent : desc.shape) {
+    hash = mix(hash, static_cast<std::size_t>(extent));
+  }
+  return hash;
+}
+
 std::int64_t StoreDesc::volume() const
 {
   std::int64_t result = 1;

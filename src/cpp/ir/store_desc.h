@@ -45,6 +45,14 @@ struct StoreDesc {
   [[nodiscard]] std::int64_t volume() const;
 };
 
+// Equal keys without building them: whether root_key(), identity_key() are equal for two
+// descriptions, and hashes that agree with it (a window compares its stores' keys several
+// times per store, and building their strings cost more than parsing the descriptions).
+[[nodiscard]] bool same_root(const StoreDesc& a, const StoreDesc& b);
+[[nodiscard]] bool same_identity(const StoreDesc& a, const StoreDesc& b);
+[[nodiscard]] std::size_t root_hash(const StoreDesc& desc);
+[[nodiscard]] std::size_t identity_hash(const StoreDesc& desc);
+
 // Returns nullopt when `text` is not in the expected format: the caller must then treat the
 // store as unknown (never guess).
 std::optional<StoreDesc> parse_store_desc(std::string_view text);

@@ -1,34 +1,92 @@
 #include "ir/window.h"
 
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 
 namespace legate_fuse::ir {
 namespace {
 
-// Numbers keys by first appearance.
-class Interner {
+// Numbers the classes of an equivalence over a window's stores (those whose descriptions were
+// read) by first appearance. Each store is compared with the first store of every class found
+// so far: no key is built or kept for a window of a few dozen classes, the common case. Past
+// LINEAR_CLASSES classes, a hash table of their first stores takes over.
+class ClassNumbering {
  public:
-  std::int32_t operator()(const std::string& key)
+  using Same = bool (*)(const StoreDesc&, const StoreDesc&);
+  using Hash = std::size_t (*)(const StoreDesc&);
+
+  ClassNumbering(const std::vector<std::optional<StoreDesc>>& descs, Same same, Hash hash)
+      : descs_{descs}, same_{same}, hash_{hash}, table_{0, HashOf{this}, SameAs{this}}
   {
-    const auto [it, inserted] = ids_.try_emplace(key, static_cast<std::int32_t>(ids_.size()));
+  }
+  ClassNumbering(const ClassNumbering&)            = delete;  // (the table refers to it)
+  ClassNumbering& operator=(const ClassNumbering&) = delete;
+
+  std::int32_t operator()(std::size_t store)
+  {
+    if (table_.empty()) {
+      for (std::size_t number = 0; number < firsts_.size(); ++number) {
+        if (same_(*descs_[firsts_[number]], *descs_[store])) {
+          return static_cast<std::int32_t>(number);
+        }
+      }
+      firsts_.push_back(store);
+      if (firsts_.size() > LINEAR_CLASSES) {
+        for (std::size_t number = 0; number < firsts_.size(); ++number) {
+          table_.emplace(firsts_[number], static_cast<std::int32_t>(number));
+        }
+      }
+      return static_cast<std::int32_t>(firsts_.size() - 1);
+    }
+    const auto [it, inserted] =
+        table_.try_emplace(store, static_cast<std::int32_t>(firsts_.size()));
+    if (inserted) {
+      firsts_.push_back(store);
+    }
     return it->second;
   }
-  [[nodiscard]] std::int32_t size() const { return static_cast<std::int32_t>(ids_.size()); }
-  [[nodiscard]] const std::unordered_map<std::string, std::int32_t>& ids() const { return ids_; }
+
+  // The first store of each class, by number.
+  [[nodiscard]] const std::vector<std::size_t>& firsts() const { return firsts_; }
+  [[nodiscard]] std::int32_t size() const { return static_cast<std::int32_t>(firsts_.size()); }
 
  private:
-  std::unordered_map<std::string, std::int32_t> ids_;
+  static constexpr std::size_t LINEAR_CLASSES = 32;
+
+  struct HashOf {
+    const ClassNumbering* self;
+    std::size_t operator()(std::size_t store) const { return self->hash_(*self->descs_[store]); }
+  };
+  struct SameAs {
+    const ClassNumbering* self;
+    bool operator()(std::size_t a, std::size_t b) const
+    {
+      return self->same_(*self->descs_[a], *self->descs_[b]);
+    }
+  };
+
+  const std::vector<std::optional<StoreDesc>>& descs_;
+  Same same_;
+  Hash hash_;
+  std::vector<std::size_t> firsts_;
+  std::unordered_map<std::size_t, std::int32_t, HashOf, SameAs> table_;
 };
 
-std::string shape_key(const StoreDesc& desc)
+bool same_shape(const StoreDesc& a, const StoreDesc& b) { return a.shape == b.shape; }
+
+std::size_t shape_hash(const StoreDesc& desc)
 {
-  std::string key;
+  std::size_t hash = desc.shape.size();
   for (const auto extent : desc.shape) {
-    key += std::to_string(extent) + ",";
+    hash = hash * 1000003 + static_cast<std::size_t>(extent);
   }
-  return key;
+  return hash;
 }
+
+bool same_dtype(const StoreDesc& a, const StoreDesc& b) { return a.dtype == b.dtype; }
+
+std::size_t dtype_hash(const StoreDesc& desc) { return std::hash<std::string>{}(desc.dtype); }
 
 }  // namespace
 
@@ -84,24 +142,36 @@ Window build_window(const std::vector<std::string>& descriptions,
       }
     }
   }
-  Window window;
-  Interner roots, views, shapes, dtypes;
-  window.stores.reserve(descriptions.size());
+  // Unread (unknown) and unbound stores get no class: their tasks stay opaque.
+  std::vector<std::optional<StoreDesc>> descs;
+  descs.reserve(descriptions.size());
   for (const auto& text : descriptions) {
+    auto desc = parse_store_desc(text);
+    if (desc && desc->unbound) {
+      desc.reset();
+    }
+    descs.push_back(std::move(desc));
+  }
+  Window window;
+  ClassNumbering roots{descs, same_root, root_hash};
+  ClassNumbering views{descs, same_identity, identity_hash};
+  ClassNumbering shapes{descs, same_shape, shape_hash};
+  ClassNumbering dtypes{descs, same_dtype, dtype_hash};
+  window.stores.reserve(descriptions.size());
+  for (std::size_t store = 0; store < descriptions.size(); ++store) {
     StoreRef ref;
-    ref.description = text;
-    const auto desc = parse_store_desc(text);
-    if (desc && !desc->unbound) {
+    ref.description = descriptions[store];
+    if (const auto& desc = descs[store]) {
       ref.known = true;
       // A 0-d store in a region (NumPy memory attached with asarray) is data a kernel
       // addresses in its element loop, like any array; only a Future is read once, as a value.
       ref.value       = desc->shape.empty() && desc->kind == StoreDesc::Kind::Future;
       ref.future      = desc->kind == StoreDesc::Kind::Future;
       ref.dtype       = desc->dtype;
-      ref.root        = roots(desc->root_key());
-      ref.view        = views(desc->identity_key());
-      ref.shape_class = shapes(shape_key(*desc));
-      ref.dtype_class = dtypes(desc->dtype);
+      ref.root        = roots(store);
+      ref.view        = views(store);
+      ref.shape_class = shapes(store);
+      ref.dtype_class = dtypes(store);
       ref.bytes       = desc->volume() * static_cast<std::int64_t>(dtype_size(desc->dtype));
       ref.empty       = !ref.value && desc->volume() == 0;
     }
@@ -111,9 +181,11 @@ Window build_window(const std::vector<std::string>& descriptions,
   window.num_views = views.size();
   window.root_live.assign(static_cast<std::size_t>(window.num_roots), false);
   if (is_live_root) {
-    for (const auto& [key, root] : roots.ids()) {
-      if (is_live_root(key)) {
-        window.root_live[static_cast<std::size_t>(root)] = true;
+    // One key per root, built only here: the program's arrays are known by it.
+    const auto& firsts = roots.firsts();
+    for (std::size_t root = 0; root < firsts.size(); ++root) {
+      if (is_live_root(descs[firsts[root]]->root_key())) {
+        window.root_live[root] = true;
       }
     }
   }

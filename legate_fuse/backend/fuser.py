@@ -112,11 +112,14 @@ class Fuser:
         # Every stage after the plan: the specification, its source, the compiled kernel.
         self._log(f"legate-fuse kernel {kernel_id}:\n{spec.describe()}"
                   f"-- C source:\n{source}")
-        path = self._register_cpu_kernel(kernel_id, source)
-        self._log(f"-- kernel {kernel_id} compiled: {path}")
-        if self.gpu is not None:
-            ptx = self.gpu.build(spec.render_cuda())
-            _tasks.register_ptx_kernel(kernel_id, str(ptx), _core.KERNEL_SYMBOL)
+        try:
+            path = self._register_cpu_kernel(kernel_id, source)
+            self._log(f"-- kernel {kernel_id} compiled: {path}")
+            if self.gpu is not None:
+                ptx = self.gpu.build(spec.render_cuda())
+                _tasks.register_ptx_kernel(kernel_id, str(ptx), _core.KERNEL_SYMBOL)
+        finally:
+            self._count_kernel_builds()
         self._kernels[kernel_id] = spec
 
     def _log(self, text: str) -> None:
@@ -159,7 +162,10 @@ class Fuser:
         stats.fused_launches += 1
         stats.temporaries_eliminated += step.temporaries
         stats.bytes_not_allocated += bytes_not_allocated
-        cpu, gpu = self.cpu, self.gpu
+
+    def _count_kernel_builds(self) -> None:
+        """The compilers' counts, which change only when a kernel is registered."""
+        stats, cpu, gpu = self.stats, self.cpu, self.gpu
         stats.kernel_cache_hits = cpu.cache_hits + (gpu.cache_hits if gpu is not None else 0)
         stats.compile_seconds = cpu.compile_seconds + (
             gpu.compile_seconds if gpu is not None else 0.0)

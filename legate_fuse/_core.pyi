@@ -77,7 +77,6 @@ class Plan:
     groups: list[Group]  # shared by every window of the same signature
     cache_id: int
     group_bytes: list[int]  # per group: bytes not allocated, of this window's shapes
-    cache_hit: bool
     def describe(self) -> str: ...
 
 class TaskEncoding:
@@ -85,7 +84,6 @@ class TaskEncoding:
 
     num_stores: int
     def __init__(self, encoded: list[int], num_stores: int) -> None: ...
-    def __len__(self) -> int: ...
 
 class Analyzer:
     def __init__(self, capacity: int = 4096) -> None: ...

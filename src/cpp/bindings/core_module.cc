@@ -139,7 +139,6 @@ void bind_plan(py::module_& m)
       .def_property_readonly("cache_id",
                              [](const Analyzer::Result& result) { return result.plan->cache_id; })
       .def_readonly("group_bytes", &Analyzer::Result::group_bytes)
-      .def_readonly("cache_hit", &Analyzer::Result::cache_hit)
       .def("describe", [](const Analyzer::Result& result) {
         return legate_fuse::analysis::describe(*result.plan, result.group_bytes);
       });
@@ -151,8 +150,7 @@ void bind_plan(py::module_& m)
            py::arg("encoded"), py::arg("num_stores"),
            "The tasks of a window (see ir/window.h for the encoding), decoded once for every "
            "window of the same stream")
-      .def_readonly("num_stores", &TaskEncoding::num_stores)
-      .def("__len__", [](const TaskEncoding& encoding) { return encoding.tasks.size(); });
+      .def_readonly("num_stores", &TaskEncoding::num_stores);
 
   py::class_<Analyzer>(m, "Analyzer")
       .def(py::init<std::size_t>(), py::arg("capacity") = 4096)

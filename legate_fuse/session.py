@@ -11,7 +11,7 @@ from types import ModuleType
 from typing import Any
 
 from legate_fuse import settings
-from legate_fuse.capture import compat, flush_points, traces
+from legate_fuse.capture import compat, flush_points, import_hooks, traces
 from legate_fuse.capture.call_sites import CallSites
 from legate_fuse.capture.direct_tasks import DirectTasks, builds_in_one_call
 from legate_fuse.capture.external_memory import ExternalMemory
@@ -55,13 +55,13 @@ class Session:
         self.turned_off: str | None = None
         self.runtime_proxy: Any = None
         self._read_points_pending = True
-        self._hooks_checked = False
 
     # -- called by the proxies ----------------------------------------------------------------
     def submit_auto_task(self, record: TaskRecord) -> None:
         """A lazily recorded task is submitted: held, unless fusion cannot hold it now."""
         self.stats.tasks_seen += 1
-        if self._read_points_pending or not self._hooks_checked:
+        if self._read_points_pending or import_hooks.awaiting():
+            import_hooks.poll()
             self.install_read_points()
         if (self.holding and not self._read_points_pending and self.fusion_pays
                 and not self.step_aside.aside
@@ -154,22 +154,21 @@ class Session:
         self.turned_off = why
         self.warn_once(f"{why}; running everything unfused")
 
-    def check_hooks(self, modules: tuple[str, ...] | None = None) -> bool:
-        """Whether every name the plugin relies on (capture/compat.py) is there; if not, turns
-        fusion off naming what is missing."""
-        missing = compat.missing(modules)
-        if missing:
+    def check_module(self, module: ModuleType) -> None:
+        """Turns fusion off, naming what is missing, if `module` (imported to the end) lacks a
+        name the plugin relies on (capture/compat.py)."""
+        missing = compat.missing_in(module)
+        if missing and self.turned_off is None:
             untested = compat.untested_versions()
             versions = f" (installed: {', '.join(untested)})" if untested else ""
             self.turn_off(f"Legate or cuPyNumeric lacks {', '.join(missing)}{versions}")
-        return not missing
 
     def install_runtime_proxy(self, core: ModuleType) -> None:
         from legate_fuse.capture import pending, scopes
         from legate_fuse.capture.proxies import RuntimeProxy
         from legate_fuse.lift import lazy_task_ids
 
-        if not self.check_hooks(("legate.core",)):
+        if self.turned_off is not None:  # legate.core lacks a name (check_module ran first)
             return
         pending.install_constraint_functions(core)
         scopes.install(core, self.flush)
@@ -197,11 +196,6 @@ class Session:
         attaching = self.external.install()
         self._read_points_pending = not (flush_points.install(self.flush) and tracking
                                          and attaching)
-        if not self._hooks_checked and _fully_imported("cupynumeric"):
-            # Checked once cuPyNumeric is whole: it imports Legate half-way through its own
-            # import, when this session starts.
-            self._hooks_checked = True
-            self.check_hooks()
 
     def at_exit(self) -> None:
         self.flush("exit")
@@ -214,11 +208,6 @@ _session: Session | None = None
 
 def current() -> Session | None:
     return _session
-
-
-def _fully_imported(module_name: str) -> bool:
-    module = sys.modules.get(module_name)
-    return module is not None and not getattr(module.__spec__, "_initializing", False)
 
 
 def _configure_logging(level: str) -> None:
@@ -242,6 +231,9 @@ def _start(config: settings.Config) -> Session:
         session.turn_off(f"Python {sys.version.split()[0]} does not count references as the "
                          "liveness analysis assumes")
         return session
+    # Each module's names are checked as its import completes, before anything else uses it.
+    for module_name in compat.modules():
+        after_import(module_name, session.check_module)
     after_import("legate.core", session.install_runtime_proxy)
     for module_name in traces.MODULES:
         after_import(module_name, lambda module: traces.install(module, session.flush))

@@ -3,15 +3,15 @@
 Read from legate 26.6.1 and nvidia-cupynumeric 26.6.1 (`site-packages/legate/core/_lib/`,
 `site-packages/cupynumeric/_thunk/deferred.py`, `cupynumeric/config.py`). Anything the plugin
 intercepts, wraps or reads that is not a documented public API is listed here, so that a new
-release can be checked against one list. `missing()` reports what an installed version lacks;
-the session then runs everything unfused (see session.py), because a hook that is not there
-is a place where held work could be read stale.
+release can be checked against one list. `missing_in()` reports what an installed version
+lacks, module by module as each import completes; the session then turns fusion off (see
+session.py), because a hook that is not there is a place where held work could be read stale.
 """
 
 from __future__ import annotations
 
-import sys
 from importlib import metadata
+from types import ModuleType
 
 # The versions every name below was read from (distribution name -> version).
 TESTED_VERSIONS = {"legate": "26.6.1", "nvidia-cupynumeric": "26.6.1"}
@@ -97,15 +97,19 @@ def _all_names() -> list[tuple[str, str | None, str]]:
                                                         *ARRAY_EXPORTS]
 
 
-def missing(modules: tuple[str, ...] | None = None) -> list[str]:
-    """The names of the listed modules (all when None) that are imported but lack a name the
-    plugin relies on, as 'module.Class.attribute'. A module not imported yet is not checked."""
+def modules() -> tuple[str, ...]:
+    """Every module named above, once each, in the order first named."""
+    return tuple(dict.fromkeys(module for module, _, _ in _all_names()))
+
+
+def missing_in(module: ModuleType) -> list[str]:
+    """The names the plugin relies on that `module` lacks, as 'module.Class.attribute'.
+
+    Only a module whose body has run to the end may be judged (import_hooks.is_imported): one
+    still being imported has not defined its later names yet."""
     found = []
     for module_name, class_name, attribute in _all_names():
-        if modules is not None and module_name not in modules:
-            continue
-        module = sys.modules.get(module_name)
-        if module is None:
+        if module_name != module.__name__:
             continue
         owner = getattr(module, class_name, None) if class_name else module
         if owner is None or not hasattr(owner, attribute):

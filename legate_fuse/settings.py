@@ -1,21 +1,33 @@
-"""Every setting of legate-fuse, with its help text, read from the environment in one place.
+"""Every setting of legate-fuse, read from the environment in one place.
 
 Settings are environment variables so that an unmodified program can be configured from the
 command line (`LEGATE_FUSE=1 python app.py`). Invalid values raise `SettingError` naming the
-accepted values; nothing else in the package reads the environment.
+accepted values; nothing else in the package reads them.
+
+`Config` is the one table of settings: each of its fields is declared with `setting()`, which
+names the variable, its default, its parser and a short help. `load()`, `ALL_SETTINGS`,
+`python -m legate_fuse --help` and the README's table of settings are all derived from it
+(the README's table is checked against `markdown_table()` by tests/unit/test_docs.py), and
+docs/SETTINGS.md explains each setting at length.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
 LOG_LEVELS = ("error", "warning", "info", "debug")
 LOG_TOPICS = ("plan", "kernels")
+# Where each setting is explained at length; the README's table links to its sections.
+SETTINGS_DOC = "docs/SETTINGS.md"
+# The key of a Config field's metadata that holds its Setting.
+_SETTING = "legate_fuse.setting"
 
 
 class SettingError(ValueError):
@@ -24,17 +36,38 @@ class SettingError(ValueError):
 
 @dataclass(frozen=True)
 class Setting(Generic[T]):
-    name: str
+    """One environment variable: the Config field it sets, its default, its parser, its help."""
+
+    name: str  # the environment variable
+    field: str  # the Config field it sets
     default: T
-    parse: Callable[[str, str], T]
-    help: str
+    parse: Callable[[str, str], T]  # (name, value stripped of blanks) -> value, or SettingError
+    help: str  # one or two sentences; docs/SETTINGS.md says the rest
+    shown_default: str | None = None  # the default as documented, when `default` does not say it
+    # The value when the variable is unset, when it depends on other variables (the default
+    # then stands for "not set" in Config).
+    fallback: Callable[[Mapping[str, str]], T] | None = None
 
     def read(self, environ: Mapping[str, str] | None = None) -> T:
         env = os.environ if environ is None else environ
         raw = env.get(self.name)
         if raw is None or raw.strip() == "":
-            return self.default
+            return self.default if self.fallback is None else self.fallback(env)
         return self.parse(self.name, raw.strip())
+
+    def default_text(self) -> str:
+        """The default as one would set it in the environment (a switch's is 0 or 1)."""
+        if self.shown_default is not None:
+            return self.shown_default
+        if isinstance(self.default, bool):
+            return str(int(self.default))
+        if isinstance(self.default, frozenset | str) and not self.default:
+            return "unset"
+        return str(self.default)
+
+    def anchor(self) -> str:
+        """The link to this setting's section of docs/SETTINGS.md (its heading is the name)."""
+        return f"{SETTINGS_DOC}#{self.name.lower()}"
 
 
 def parse_switch(name: str, raw: str) -> bool:
@@ -79,118 +112,114 @@ def parse_log_topics(name: str, raw: str) -> frozenset[str]:
     return topics
 
 
-ENABLED = Setting(
-    "LEGATE_FUSE", False, parse_switch,
-    "1 intercepts cuPyNumeric's tasks and fuses them; 0 or unset changes nothing.",
-)
-WINDOW_SIZE = Setting(
-    "LEGATE_FUSE_WINDOW", 256, integer_at_least(1, "not a valid window size"),
-    "Most tasks held back before the window is analysed and flushed. Held tasks keep the "
-    "arrays they write alive, so a larger window needs more memory.",
-)
-STATS = Setting(
-    "LEGATE_FUSE_STATS", False, parse_switch,
-    "1 prints the fusion statistics when the program exits.",
-)
-PROFILE = Setting(
-    "LEGATE_FUSE_PROFILE", False, parse_switch,
-    "1 measures the plugin's time by stage (recording, building tasks, lifting, encoding, "
-    "analysis, kernels, launch, tasks run unfused) and adds it to the statistics, in "
-    "microseconds per task; costs about a microsecond per task while on.",
-)
-SITES = Setting(
-    "LEGATE_FUSE_SITES", True, parse_switch,
-    "1 builds at once, as cuPyNumeric does, the tasks of a program line whose tasks of that "
-    "kind were not lifted (a clip, complex data), rather than recording them to build later; "
-    "0 records every task of a kind the lifting knows.",
-)
-PAYOFF = Setting(
-    "LEGATE_FUSE_PAYOFF", True, parse_switch,
-    "1 measures, in a program that reads values back, whether fusion saves it time: a few "
-    "reads' worth of its work runs fused and a few unfused, now and then, and the faster way "
-    "is kept (small arrays read back every few operations run unfused); 0 always fuses.",
-)
-STEP_ASIDE = Setting(
-    "LEGATE_FUSE_STEP_ASIDE", 256, integer_at_least(0, "not understood"),
-    "After this many tasks built as cuPyNumeric builds them (operations the plugin does not "
-    "fuse) with no fused task launched meanwhile, cuPyNumeric's tasks go straight to Legate, "
-    "without the plugin's work on each, until 8 times as many arrays have been created or "
-    "twice as many values read back; then the plugin looks again, and waits twice as long "
-    "each time it finds nothing to fuse (up to 64 times as many arrays). 0 never steps aside.",
-)
-LOG_LEVEL = Setting(
-    "LEGATE_FUSE_LOG_LEVEL", "warning", parse_log_level,
-    "Verbosity of the 'legate_fuse' logger: error, warning, info or debug.",
-)
-
-LOG: Setting[frozenset[str]] = Setting(
-    "LEGATE_FUSE_LOG", frozenset(), parse_log_topics,
-    "Comma-separated things to print as they happen: 'plan' prints every window's plan "
-    "(its tasks, the groups, the temporaries and why each group ended); 'kernels' prints "
-    "every kernel generated: its id, its specification, its C source and the compiled file.",
-)
-
 def parse_text(name: str, raw: str) -> str:
     return raw
 
 
-def default_cache_dir() -> str:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+def default_cache_dir(environ: Mapping[str, str]) -> str:
+    base = environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return os.path.join(base, "legate-fuse")
 
 
-CACHE_DIR = Setting(
-    "LEGATE_FUSE_CACHE_DIR", "", parse_text,
-    "Folder of the compiled-kernel cache (default: $XDG_CACHE_HOME/legate-fuse, else "
-    "~/.cache/legate-fuse). Shared safely by concurrent processes.",
-)
-C_COMPILER = Setting(
-    "CC", "cc", parse_text,
-    "C compiler used for CPU kernels.",
-)
-
-ALL_SETTINGS: tuple[Setting[object], ...] = (
-    ENABLED, WINDOW_SIZE, STATS, PROFILE, SITES, PAYOFF, STEP_ASIDE,  # type: ignore[assignment]
-    LOG_LEVEL, LOG, CACHE_DIR, C_COMPILER,
-)
+def setting(name: str, default: T, parse: Callable[[str, str], T], help: str,
+            shown_default: str | None = None,
+            fallback: Callable[[Mapping[str, str]], T] | None = None) -> T:
+    """A field of `Config`, read from the environment variable `name` (see `Setting`)."""
+    # The field's own name is not known here: `ALL_SETTINGS` completes each Setting with it.
+    about = Setting(name, "", default, parse, help, shown_default, fallback)
+    return dataclasses.field(default=default, metadata={_SETTING: about})
 
 
 @dataclass(frozen=True)
 class Config:
-    """A validated snapshot of all settings."""
+    """A validated snapshot of all settings, one field per environment variable, in the order
+    `python -m legate_fuse --help`, the README and docs/SETTINGS.md list them."""
 
-    enabled: bool
-    window_size: int
-    stats: bool
-    log_level: str
-    log_topics: frozenset[str] = frozenset()
-    cache_dir: str = ""
-    c_compiler: str = "cc"
-    profile: bool = False
-    sites: bool = True
-    payoff: bool = True
-    step_aside: int = 256
-
-
-def load(environ: Mapping[str, str] | None = None) -> Config:
-    return Config(
-        enabled=ENABLED.read(environ),
-        window_size=WINDOW_SIZE.read(environ),
-        stats=STATS.read(environ),
-        log_level=LOG_LEVEL.read(environ),
-        log_topics=LOG.read(environ),
-        cache_dir=CACHE_DIR.read(environ) or default_cache_dir(),
-        c_compiler=C_COMPILER.read(environ),
-        profile=PROFILE.read(environ),
-        sites=SITES.read(environ),
-        payoff=PAYOFF.read(environ),
-        step_aside=STEP_ASIDE.read(environ),
+    enabled: bool = setting(
+        "LEGATE_FUSE", False, parse_switch,
+        "1 intercepts cuPyNumeric's tasks and fuses them; 0 or unset changes nothing. Other "
+        "values are an error.",
+        shown_default="unset",
+    )
+    window_size: int = setting(
+        "LEGATE_FUSE_WINDOW", 256, integer_at_least(1, "not a valid window size"),
+        "Most tasks held back before the window is flushed (an integer >= 1). Larger windows "
+        "give longer fused groups; held tasks keep the arrays they write alive.",
+    )
+    stats: bool = setting(
+        "LEGATE_FUSE_STATS", False, parse_switch,
+        "1 prints the fusion statistics when the program exits.",
+    )
+    profile: bool = setting(
+        "LEGATE_FUSE_PROFILE", False, parse_switch,
+        "1 measures the plugin's own time by stage and adds it to the statistics, in "
+        "microseconds per task; costs about a microsecond per task while on.",
+    )
+    sites: bool = setting(
+        "LEGATE_FUSE_SITES", True, parse_switch,
+        "1 builds at once, as cuPyNumeric does, the tasks of a program line whose tasks of that "
+        "kind were not lifted (a clip, complex data); 0 records every task of a kind the "
+        "lifting knows.",
+    )
+    payoff: bool = setting(
+        "LEGATE_FUSE_PAYOFF", True, parse_switch,
+        "1 measures now and then, in a program that reads values back, whether fusion saves it "
+        "time, and runs unfused while it does not; 0 always fuses.",
+    )
+    step_aside: int = setting(
+        "LEGATE_FUSE_STEP_ASIDE", 256, integer_at_least(0, "not understood"),
+        "After this many tasks built at once (operations the plugin does not fuse) with no "
+        "fused launch meanwhile, cuPyNumeric's tasks go straight to Legate for a while; 0 never "
+        "steps aside.",
+    )
+    log_level: str = setting(
+        "LEGATE_FUSE_LOG_LEVEL", "warning", parse_log_level,
+        "Verbosity of the 'legate_fuse' logger: error, warning, info or debug.",
+    )
+    log_topics: frozenset[str] = setting(
+        "LEGATE_FUSE_LOG", frozenset(), parse_log_topics,
+        "Comma-separated things to print as they happen: 'plan' prints every window's plan, "
+        "'kernels' every kernel generated (its id, specification, C source and compiled file).",
+    )
+    cache_dir: str = setting(
+        "LEGATE_FUSE_CACHE_DIR", "", parse_text,
+        "Folder of the compiled-kernel cache; safe to share between concurrent processes.",
+        shown_default="$XDG_CACHE_HOME/legate-fuse, else ~/.cache/legate-fuse",
+        fallback=default_cache_dir,
+    )
+    c_compiler: str = setting(
+        "CC", "cc", parse_text,
+        "C compiler used for CPU kernels (never with fast-math).",
     )
 
 
+def _settings() -> tuple[Setting[Any], ...]:
+    return tuple(dataclasses.replace(f.metadata[_SETTING], field=f.name)
+                 for f in dataclasses.fields(Config))
+
+
+ALL_SETTINGS: tuple[Setting[Any], ...] = _settings()
+
+
+def load(environ: Mapping[str, str] | None = None) -> Config:
+    """Every setting read from `environ` (default: the process's environment)."""
+    return Config(**{s.field: s.read(environ) for s in ALL_SETTINGS})
+
+
 def describe() -> str:
-    """Help text of every setting, for the README and `python -m legate_fuse --help`."""
+    """Every setting, its default and its help, for `python -m legate_fuse --help`."""
     lines = []
-    for setting in ALL_SETTINGS:
-        lines.append(f"{setting.name} (default: {setting.default!r})\n    {setting.help}")
+    for s in ALL_SETTINGS:
+        lines.append(f"{s.name} (default: {s.default_text()})")
+        lines.extend(textwrap.wrap(s.help, 88, initial_indent="    ", subsequent_indent="    "))
     return "\n".join(lines)
+
+
+def markdown_table() -> str:
+    """The README's table of settings: name, default and help, linking to docs/SETTINGS.md."""
+    rows = ["| variable | default | meaning |", "| --- | --- | --- |"]
+    for s in ALL_SETTINGS:
+        default = s.default_text()
+        shown = default if default == "unset" or " " in default else f"`{default}`"
+        rows.append(f"| `{s.name}` | {shown} | {s.help} [More]({s.anchor()}) |")
+    return "\n".join(rows)

@@ -1,6 +1,14 @@
+import dataclasses
+import re
+import subprocess
+import sys
+import typing
+from typing import Any
+
 import pytest
 
 from legate_fuse import settings
+from legate_fuse.__main__ import main
 from legate_fuse.settings import SettingError
 
 
@@ -24,6 +32,51 @@ def test_unknown_switch_value_names_accepted_values(raw: str) -> None:
         settings.load({"LEGATE_FUSE": raw})
 
 
+def test_config_fields_are_the_table_of_settings() -> None:
+    fields = dataclasses.fields(settings.Config)
+    assert [s.field for s in settings.ALL_SETTINGS] == [f.name for f in fields]
+    names = [s.name for s in settings.ALL_SETTINGS]
+    assert len(set(names)) == len(names) == len(fields)
+    hints = typing.get_type_hints(settings.Config)
+    for s, f in zip(settings.ALL_SETTINGS, fields, strict=True):
+        assert f.default == s.default, s.name
+        assert isinstance(s.default, typing.get_origin(hints[f.name]) or hints[f.name]), s.name
+    # Other modules read these fields by name.
+    assert {"enabled", "window_size", "payoff", "cache_dir", "log_topics"} <= {
+        f.name for f in fields}
+
+
+def other_value(setting: settings.Setting[Any]) -> str:
+    """A valid value of `setting` that is not its default."""
+    default = setting.default
+    if isinstance(default, bool):
+        return "0" if default else "1"
+    if isinstance(default, int):
+        return str(default + 1)
+    return {"LEGATE_FUSE_LOG_LEVEL": "debug", "LEGATE_FUSE_LOG": "plan"}.get(setting.name, "x")
+
+
+def test_load_reads_every_setting_into_its_field() -> None:
+    defaults = settings.load({})
+    for setting in settings.ALL_SETTINGS:
+        config = settings.load({setting.name: other_value(setting)})
+        changed = {f.name for f in dataclasses.fields(config)
+                   if getattr(config, f.name) != getattr(defaults, f.name)}
+        assert changed == {setting.field}, setting.name
+
+
+def test_the_cache_folder_follows_xdg_cache_home_unless_set() -> None:
+    assert settings.load({"XDG_CACHE_HOME": "/c"}).cache_dir == "/c/legate-fuse"
+    assert settings.load({"XDG_CACHE_HOME": "/c", "LEGATE_FUSE_CACHE_DIR": "/k"}).cache_dir == "/k"
+
+
+def test_short_help_is_one_or_two_sentences() -> None:
+    for setting in settings.ALL_SETTINGS:
+        sentences = re.findall(r"[.!?](?:\s|$)", setting.help)
+        assert 1 <= len(sentences) <= 2, setting.name
+        assert len(setting.help.split()) <= 40, setting.name
+
+
 def test_window_size_is_read() -> None:
     assert settings.load({"LEGATE_FUSE_WINDOW": "17"}).window_size == 17
 
@@ -41,10 +94,28 @@ def test_log_level_is_case_insensitive_and_validated() -> None:
 
 
 def test_every_setting_is_described() -> None:
-    text = settings.describe()
+    text = " ".join(settings.describe().split())
     for setting in settings.ALL_SETTINGS:
-        assert setting.name in text
+        assert f"{setting.name} (default: {setting.default_text()})" in text
         assert setting.help in text
+
+
+def test_help_lists_every_setting(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_status:
+        main(["--help"])
+    assert exit_status.value.code == 0
+    assert " ".join(settings.describe().split()) in " ".join(capsys.readouterr().out.split())
+
+
+def test_python_m_legate_fuse_help_does_not_import_legate() -> None:
+    run = subprocess.run([sys.executable, "-X", "importtime", "-m", "legate_fuse", "--help"],
+                         capture_output=True, text=True, timeout=60, check=True)
+    for setting in settings.ALL_SETTINGS:
+        assert setting.name in run.stdout
+    # -X importtime lists every module imported, one a line: "import time: ... | <module>".
+    imported = {line.rsplit("|", 1)[-1].strip() for line in run.stderr.splitlines()}
+    assert "legate_fuse.settings" in imported
+    assert not {m for m in imported if m.split(".")[0] in ("legate", "cupynumeric")}
 
 
 def test_log_topics() -> None:
@@ -53,7 +124,6 @@ def test_log_topics() -> None:
     assert settings.load({"LEGATE_FUSE_LOG": " Plan, "}).log_topics == {"plan"}
     with pytest.raises(SettingError, match="unknown topics"):
         settings.load({"LEGATE_FUSE_LOG": "plan,kernel"})
-
 
 
 def test_step_aside_is_a_count() -> None:

@@ -1,99 +1,159 @@
+# The fusion core (src/cpp/bindings/core_module.cc), as pybind11 binds it. Checked against the
+# compiled module by tests/unit/test_stubs.py: attributes bound read-only are properties here,
+# and enums are pybind11's (not enum.Enum).
 from collections.abc import Sequence
-from enum import Enum
+from typing import ClassVar, SupportsIndex, SupportsInt, type_check_only
 
 KERNEL_ABI_VERSION: int
 MAX_DIM: int
 
+@type_check_only
+class _Pybind11Type(type):
+    """The metaclass of every class pybind11 binds (pybind11_builtins.pybind11_type)."""
+
+@type_check_only
+class _Pybind11Enum(metaclass=_Pybind11Type):
+    """What every enum bound with py::enum_ has: members are class attributes."""
+
+    def __init__(self, value: SupportsInt | SupportsIndex) -> None: ...
+    def __eq__(self, other: object) -> bool: ...
+    def __ne__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __index__(self) -> int: ...
+    def __int__(self) -> int: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def value(self) -> int: ...
+
 class EncodingError(ValueError): ...
 
-class Privilege(Enum):
-    READ = 0
-    WRITE = 1
-    READ_WRITE = 2
-    REDUCE = 3
+class Privilege(_Pybind11Enum):
+    __members__: ClassVar[dict[str, Privilege]]
+    READ: ClassVar[Privilege]  # 0
+    WRITE: ClassVar[Privilege]  # 1
+    READ_WRITE: ClassVar[Privilege]  # 2
+    REDUCE: ClassVar[Privilege]  # 3
 
-class StoreDesc:
-    store_id: int
-    unbound: bool
-    shape: list[int]
-    transform: str
-    dtype: str
-    storage_id: int
-    is_future: bool
-    tree_id: int
-    index_space: int
-    field_id: int
-    root_key: str
-    view_key: str
-    identity_key: str
+class StoreDesc(metaclass=_Pybind11Type):
+    @property
+    def store_id(self) -> int: ...
+    @property
+    def unbound(self) -> bool: ...
+    @property
+    def shape(self) -> list[int]: ...
+    @property
+    def transform(self) -> str: ...
+    @property
+    def dtype(self) -> str: ...
+    @property
+    def storage_id(self) -> int: ...
+    @property
+    def is_future(self) -> bool: ...
+    @property
+    def tree_id(self) -> int: ...
+    @property
+    def index_space(self) -> int: ...
+    @property
+    def field_id(self) -> int: ...
+    @property
+    def root_key(self) -> str: ...
+    @property
+    def view_key(self) -> str: ...
+    @property
+    def identity_key(self) -> str: ...
 
 def parse_store_desc(text: str) -> StoreDesc | None: ...
 def dtype_size(dtype: str) -> int: ...
 
-OperandTuple = tuple[int, int]
-
-class KernelSpec:
+class KernelSpec(metaclass=_Pybind11Type):
+    # Operands are (OperandKind value, index) pairs.
     def __init__(
         self,
         args: Sequence[tuple[int, str, bool]],
         scalar_types: Sequence[str],
-        nodes: Sequence[tuple[str, str, Sequence[OperandTuple]]],
+        nodes: Sequence[tuple[str, str, Sequence[tuple[int, int]]]],
         stores: Sequence[tuple[int, int]],
-        reductions: Sequence[tuple[int, str, OperandTuple, OperandTuple]],
+        reductions: Sequence[tuple[int, str, tuple[int, int], tuple[int, int]]],
     ) -> None: ...
     @property
     def args(self) -> list[tuple[int, str, bool]]: ...
-    scalar_types: list[str]
     @property
-    def nodes(self) -> list[tuple[str, str, list[OperandTuple]]]: ...
+    def scalar_types(self) -> list[str]: ...
+    @property
+    def nodes(self) -> list[tuple[str, str, list[tuple[int, int]]]]: ...
     @property
     def stores(self) -> list[tuple[int, int]]: ...
     @property
-    def reductions(self) -> list[tuple[int, str, OperandTuple, OperandTuple]]: ...
+    def reductions(self) -> list[tuple[int, str, tuple[int, int], tuple[int, int]]]: ...
     def describe(self) -> str: ...
     def render_c(self) -> str: ...
     def render_cuda(self) -> str: ...
 
-class FusedArg:
-    store: int
-    privilege: Privilege
-    redop: int
+class FusedArg(metaclass=_Pybind11Type):
+    @property
+    def store(self) -> int: ...
+    @property
+    def privilege(self) -> Privilege: ...
+    @property
+    def redop(self) -> int: ...
 
-class Group:
-    kind: str
-    tasks: list[int]
-    dead_tasks: list[int]
-    prologue: list[int]
-    temporaries: list[int]
-    args: list[FusedArg]
-    arg_triples: list[tuple[int, int, int]]  # (store, privilege, redop) of each of `args`
-    end_reason: str
-    kernel_text: str
-    kernel_number: int  # the text's number in this process (-1: no kernel)
-    kernel: KernelSpec | None
-    kernel_error: str
+class Group(metaclass=_Pybind11Type):
+    @property
+    def kind(self) -> str: ...
+    @property
+    def tasks(self) -> list[int]: ...
+    @property
+    def dead_tasks(self) -> list[int]: ...
+    @property
+    def prologue(self) -> list[int]: ...
+    @property
+    def temporaries(self) -> list[int]: ...
+    @property
+    def args(self) -> list[FusedArg]: ...
+    @property
+    def arg_triples(self) -> list[tuple[int, int, int]]:
+        """(store, privilege, redop) of each of `args`."""
+    @property
+    def end_reason(self) -> str: ...
+    @property
+    def kernel_text(self) -> str: ...
+    @property
+    def kernel_number(self) -> int:
+        """The kernel text's number in this process (-1: no kernel)."""
+    @property
+    def kernel(self) -> KernelSpec | None: ...
+    @property
+    def kernel_error(self) -> str: ...
 
-class Plan:
-    groups: list[Group]  # shared by every window of the same signature
-    cache_id: int
-    group_bytes: list[int]  # per group: bytes not allocated, of this window's shapes
+class Plan(metaclass=_Pybind11Type):
+    @property
+    def groups(self) -> list[Group]:
+        """Shared by every window of the same signature."""
+    @property
+    def cache_id(self) -> int: ...
+    @property
+    def group_bytes(self) -> list[int]:
+        """Per group: the bytes not allocated, of this window's shapes."""
     def describe(self) -> str: ...
 
-class TaskEncoding:
+class TaskEncoding(metaclass=_Pybind11Type):
     """A window's tasks, decoded once per stream (ValueError when malformed)."""
 
-    num_stores: int
-    def __init__(self, encoded: list[int], num_stores: int) -> None: ...
+    def __init__(self, encoded: Sequence[int], num_stores: int) -> None: ...
+    @property
+    def num_stores(self) -> int: ...
 
-class Analyzer:
+class Analyzer(metaclass=_Pybind11Type):
     def __init__(self, capacity: int = 4096) -> None: ...
     def op_id(self, name: str) -> int: ...
     @property
     def op_names(self) -> list[str]: ...
+    # `live_roots` is any object supporting `in` (bound as py::object): the plugin passes a set.
     def analyze(
         self,
-        descriptions: list[str],
-        live_stores: list[int],
+        descriptions: Sequence[str],
+        live_stores: Sequence[int],
         tasks: TaskEncoding,
         use_cache: bool = True,
         prefix: int = -1,
@@ -101,8 +161,8 @@ class Analyzer:
     ) -> tuple[Plan, bool]: ...
     def choose_cut(
         self,
-        descriptions: list[str],
-        live_stores: list[int],
+        descriptions: Sequence[str],
+        live_stores: Sequence[int],
         tasks: TaskEncoding,
         earliest: int,
         live_roots: set[str] | None = None,
@@ -111,15 +171,17 @@ class Analyzer:
     def cached_plans(self) -> int: ...
     def clear(self) -> None: ...
 
-class ArgRole(Enum):
-    INPUT = 0
-    OUTPUT = 1
-    REDUCTION = 2
+class ArgRole(_Pybind11Enum):
+    __members__: ClassVar[dict[str, ArgRole]]
+    INPUT: ClassVar[ArgRole]  # 0
+    OUTPUT: ClassVar[ArgRole]  # 1
+    REDUCTION: ClassVar[ArgRole]  # 2
 
-class OperandKind(Enum):
-    ARG = 0
-    REGISTER = 1
-    SCALAR = 2
+class OperandKind(_Pybind11Enum):
+    __members__: ClassVar[dict[str, OperandKind]]
+    ARG: ClassVar[OperandKind]  # 0
+    REGISTER: ClassVar[OperandKind]  # 1
+    SCALAR: ClassVar[OperandKind]  # 2
 
 KERNEL_SYMBOL: str
 C_RENDERER_VERSION: int
@@ -127,7 +189,7 @@ C_RENDERER_VERSION: int
 class UnsupportedError(ValueError): ...
 
 def vector_math_check_program() -> str: ...
-def c_supports(op: str, out_dtype: str, in_dtypes: list[str]) -> bool: ...
+def c_supports(op: str, out_dtype: str, in_dtypes: Sequence[str]) -> bool: ...
 def c_supports_reduction(op: str, dtype: str) -> bool: ...
 
 CUDA_RENDERER_VERSION: int
@@ -135,5 +197,5 @@ CUDA_BLOCK_SIZE: int
 
 class NvrtcError(RuntimeError): ...
 
-def nvrtc_compile_ptx(library: str, source: str, name: str, options: list[str]) -> str: ...
+def nvrtc_compile_ptx(library: str, source: str, name: str, options: Sequence[str]) -> str: ...
 def nvrtc_version(library: str) -> str: ...

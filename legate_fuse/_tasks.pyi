@@ -1,3 +1,5 @@
+# The Legate library "legate_fuse" (src/cpp/bindings/tasks_module.cc), as pybind11 binds it.
+# Checked against the compiled module by tests/unit/test_stubs.py.
 LIBRARY_NAME: str
 FUSED_TASK_ID: int
 

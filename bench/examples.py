@@ -1,0 +1,480 @@
+"""cuPyNumeric's own example programs and microbenchmarks, with fusion off and on.
+
+    python bench/examples.py [--pairs N] [--tiny] [--only name,name] [--out DIR]
+
+Each program of PROGRAMS runs through its own command line, as a user runs it: `python <program>
+<arguments>` from bench/examples/cupynumeric-26.06/examples (the unmodified copy of cuPyNumeric
+26.06's examples), without LEGATE_FUSE and with LEGATE_FUSE=1, in alternating processes: one
+warm-up run of each (which also fills the kernel cache), then N pairs. For each program it reports
+whether the two agree (the program's own check where it has one, else its printed output minus
+timing lines), the program's own printed time and the process wall time, the off/on ratio of
+each pair (median and range), the fusion statistics of the fused run (LEGATE_FUSE_STATS=1) and
+any `legate-fuse: WARNING` line of either run, which fails the program's row.
+
+Writes README.md (machine, command, commit, table), results.md (the table) and results.json (every
+run) to bench/results/<date>-examples/ (--tiny: bench/results/tmp/<date>-examples-tiny/). Other
+LEGATE_FUSE_* settings of the calling environment are passed on to both runs and recorded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ab import summary
+from run import geometric_mean, machine
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "bench" / "examples" / "cupynumeric-26.06" / "examples"
+RESULTS = ROOT / "bench" / "results"
+
+# The lines each program prints with its time, summed into its own time (ms).
+ELAPSED = r"^Elapsed Time:\s*([-+0-9.eE]+)\s*ms"
+# The microbenchmarks print their times only with --summarize: a table of `benchmark | time per
+# run (ms)` rows, one per variant; their sum is the suite's time.
+SUMMARY_ROW = r"^\S+\s+\|\s+([-+0-9.eE]+)\s*$"
+# Lines whose values are times or rates: left out of the output compared between off and on.
+TIMING_LINES = r"Elapsed Time|Average|FLOPS/s|GOP/s|GB/s|GiB/s"
+STATS_HEADER = "legate-fuse statistics"
+WARNING_PREFIX = "legate-fuse: WARNING"
+# Variables the harness sets itself; any other LEGATE_FUSE_* of the caller's is passed on.
+CONTROLLED = ("LEGATE_FUSE", "LEGATE_FUSE_STATS")
+
+
+@dataclass(frozen=True)
+class Program:
+    """One row of the suite: a program, its arguments at two sizes and how its result is
+    compared between fusion off and on."""
+
+    name: str
+    script: str  # relative to EXAMPLES
+    full: tuple[str, ...]  # roughly 0.5-3 s of the program's own time, fusion off, 2 cores
+    tiny: tuple[str, ...]  # for the tests: seconds in all
+    compared: str  # how the results are compared, as the table says it
+    check: str | None = None  # a line the program's own check prints when it passes
+    fusible: bool = False  # has element-wise chains: the fused run must fuse something
+    own_time: str = ELAPSED  # regex of the lines holding its time in ms (summed)
+    # Regexes of printed values that differ between any two runs, fused or not (random data
+    # drawn unseeded, times in table rows): replaced by `<varies>` before comparing.
+    masks: tuple[str, ...] = ()
+
+
+def microbenchmark(name: str, suite: str, full: int, tiny: int, *options: str,
+                   compared: str, fusible: bool = False) -> Program:
+    """A suite of microbenchmarks/main.py: its times are printed by --summarize (one row per
+    variant, time per run); tiny runs each variant once after one warm-up call."""
+    common = ("--suite", suite, "--summarize", *options)
+    return Program(name, "microbenchmarks/main.py", (*common, "--size", str(full)),
+                   (*common, "--size", str(tiny), "--runs", "1", "--warmup", "1"), compared,
+                   fusible=fusible, own_time=SUMMARY_ROW, masks=(r"(?<=\| )\S+$",))
+
+
+NO_RESULT = "prints no result: exit 0, same output"
+OWN_CHECK = "its own check ({flag}), exit 0, same output"
+NOTHING_PRINTED = "exit 0, same benchmarks run (no result printed)"
+
+# Program, arguments at the full and tiny sizes, how results are compared. Random data:
+# cuPyNumeric's generator is seeded differently in every process unless the program seeds it,
+# so only sort (42) and quantiles (1729) draw the same data off and on; the others (gemm, solve,
+# richardson_lucy, scan, lstm_*, the microbenchmarks' random inputs) print no value drawn from
+# it, except solve's residual, which is masked: its own check (residual below 1e-4) decides.
+# Not used: scan's and sort's --check, broken in 26.06 without the plugin (scan's calls
+# numpy.allclose(equal_nan=True), which cuPyNumeric does not support; sort's calls
+# check_sorted without its np argument); scan with floats (indexes its shape as a tuple, which
+# the harness passes as an int); lstm_forward with --word unlike --hidden (its X has the
+# hidden size).
+PROGRAMS: tuple[Program, ...] = (
+    Program("black_scholes_greeks", "black_scholes_greeks.py",
+            ("-v", "40", "-t", "20", "-m", "60", "-i", "3", "-w", "1"),
+            ("-v", "4", "-t", "5", "-m", "6", "-i", "1", "-w", "0"), NO_RESULT, fusible=True),
+    Program("richardson_lucy", "richardson_lucy.py",
+            ("-t", "--shape", "50,50,50", "-i", "10", "-w", "1"),
+            ("-t", "--shape", "8,8,8", "-i", "2", "-w", "0"), NO_RESULT),
+    Program("scan", "scan.py", ("-s", "150000000"), ("-s", "1000"),
+            "printed problem, exit 0"),
+    Program("sort", "sort.py", ("-t", "-s", "10000000"), ("-t", "-s", "1000"), NO_RESULT),
+    Program("einsum", "einsum.py", ("-n", "180", "-i", "10", "-w", "2"),
+            ("-n", "10", "-i", "1", "-w", "0"), "printed problem, exit 0"),
+    Program("gemm", "gemm.py", ("-n", "2000", "-i", "20", "-w", "1"),
+            ("-n", "50", "-i", "1", "-w", "0"), "printed problem, exit 0"),
+    Program("solve", "solve.py", ("-t", "--check", "-n", "4000", "-s", "10"),
+            ("-t", "--check", "-n", "50", "-s", "2"),
+            OWN_CHECK.format(flag="--check") + ", residual masked", check=r"^PASS!",
+            masks=(r"(?<=max-res = )\S+",)),
+    Program("lstm_forward", "lstm_forward.py",
+            ("-t", "-B", "64", "--hidden", "64", "-s", "160", "-w", "64"),
+            ("-t", "-B", "4", "--hidden", "8", "-s", "3", "-w", "8"), NO_RESULT, fusible=True),
+    Program("lstm_backward", "lstm_backward.py",
+            ("-t", "-B", "64", "--hidden", "64", "-s", "100", "-w", "64"),
+            ("-t", "-B", "4", "--hidden", "8", "-s", "3", "-w", "8"), NO_RESULT, fusible=True),
+    Program("quantiles", "quantiles.py", ("-t", "--check", "-s", "10000000"),
+            ("-t", "--check", "-s", "1000"), OWN_CHECK.format(flag="--check"),
+            check=r"^PASS!"),
+    Program("take_pairs", "take_pairs.py", ("-t", "-m", "20000", "-n", "48"),
+            ("-t", "-m", "100", "-n", "8"), "printed sum of the result"),
+    Program("indexing_routines", "indexing_routines.py",
+            ("-t", "-n", "1400", "-i", "10", "-w", "2"), ("-t", "-n", "20", "-i", "1", "-w", "0"),
+            "printed sizes, exit 0", own_time=r"^Total Elapsed Time:\s*([-+0-9.eE]+)\s*ms"),
+    Program("cholesky", "cholesky.py", ("-t", "--check", "-n", "2500"),
+            ("-t", "--check", "-n", "50"), OWN_CHECK.format(flag="--check"), check=r"^PASS!"),
+    Program("qr", "qr.py", ("-t", "--check", "-m", "1500", "-n", "1000"),
+            ("-t", "--check", "-m", "60", "-n", "40"), OWN_CHECK.format(flag="--check"),
+            check=r"^PASS!"),
+    Program("svd", "svd.py", ("-t", "--check", "-m", "800", "-n", "800"),
+            ("-t", "--check", "-m", "40", "-n", "40"), OWN_CHECK.format(flag="--check"),
+            check=r"^PASS!"),
+    Program("tssvd", "tssvd.py", ("-t", "--check", "-m", "60000", "-n", "100"),
+            ("-t", "--check", "-m", "200", "-n", "10"), OWN_CHECK.format(flag="--check"),
+            check=r"^PASS!", own_time=r"^TSSVD elapsed Time:\s*([-+0-9.eE]+)\s*ms"),
+    microbenchmark("micro stream", "stream", 5_000_000, 1_000, "--stream-check",
+                   compared=OWN_CHECK.format(flag="--stream-check"), fusible=True),
+    microbenchmark("micro ufunc", "ufunc", 10_000_000, 1_000, "--ufunc-check",
+                   compared=OWN_CHECK.format(flag="--ufunc-check"), fusible=True),
+    microbenchmark("micro axis_sum", "axis_sum", 4_000_000, 1_000, "--axis-sum-check",
+                   compared=OWN_CHECK.format(flag="--axis-sum-check")),
+    microbenchmark("micro scalared", "scalared", 10_000_000, 1_000, compared=NOTHING_PRINTED),
+    microbenchmark("micro nanred", "nanred", 10_000_000, 1_000, compared=NOTHING_PRINTED),
+    microbenchmark("micro astype", "astype", 20_000_000, 1_000, compared=NOTHING_PRINTED),
+    microbenchmark("micro random", "random", 4_000_000, 1_000, compared=NOTHING_PRINTED),
+    microbenchmark("micro take_put", "take_put", 5_000_000, 1_000, compared=NOTHING_PRINTED),
+    microbenchmark("micro general_indexing", "general_indexing", 1_000_000, 1_000,
+                   compared=NOTHING_PRINTED),
+    microbenchmark("micro advanced_indexing", "advanced_indexing", 1_000_000, 1_000,
+                   compared=NOTHING_PRINTED),
+    microbenchmark("micro indexing_opt_targets", "indexing_opt_targets", 1_000_000, 1_000,
+                   compared=NOTHING_PRINTED),
+    microbenchmark("micro sort", "sort", 500_000, 1_000, compared=NOTHING_PRINTED),
+    microbenchmark("micro gemm_gemv", "gemm_gemv", 4_000_000, 2_500, "--gemm-gemv-check",
+                   compared=OWN_CHECK.format(flag="--gemm-gemv-check")),
+    microbenchmark("micro solve", "solve", 2_000_000, 2_500, compared=NOTHING_PRINTED),
+)
+
+# Programs of the copy that are not in the suite, and why.
+DROPPED: dict[str, str] = {
+    "micro batched_fft": "needs a GPU (prints `Skipping batched_fft suite: FFT requires GPU`)",
+    "micro sync": "times the harness's timer and fences only, no array work",
+    "dlpack/*": "need PyTorch and a GPU (DLPack exchange with torch), some several ranks",
+    "inline_task/*": "pytest files of Legate leaf tasks, not programs with a command line",
+    "benchmark.py": "a module of helpers for older examples, not a program",
+}
+
+
+@dataclass
+class FusionStats:
+    """The block the plugin prints to stderr at exit with LEGATE_FUSE_STATS=1, parsed
+    tolerantly, since it gains lines as the plugin does: `name  number` lines as values; the
+    lines indented under one (the window flushes by reason) as its details; every other line
+    (words, or numbers followed by notes) kept as text."""
+
+    values: dict[str, float] = field(default_factory=dict)
+    details: dict[str, dict[str, float]] = field(default_factory=dict)
+    text: list[str] = field(default_factory=list)
+
+    def get(self, name: str) -> float | None:
+        return self.values.get(name)
+
+
+STATS_LINE = re.compile(r"(?P<name>\S.*?)\s+(?P<number>-?[0-9][0-9,]*(?:\.[0-9]+)?)\s*$")
+
+
+def parse_stats(stderr: str) -> FusionStats | None:
+    """The last statistics block of `stderr`, or None when there is none."""
+    lines = stderr.splitlines()
+    starts = [i for i, line in enumerate(lines) if line.strip() == STATS_HEADER]
+    if not starts:
+        return None
+    stats = FusionStats()
+    parent = ""
+    for line in lines[starts[-1] + 1:]:
+        if not line[:1].isspace():
+            break  # the block is its indented lines
+        text = line.strip()
+        match = STATS_LINE.fullmatch(text)
+        if len(line) - len(line.lstrip()) <= 2:  # a statistic of its own
+            name = match["name"] if match else re.split(r"\s{2,}", text)[0]
+            parent = re.sub(r"\W+", "_", name).strip("_")
+            if match:
+                stats.values[parent] = float(match["number"].replace(",", ""))
+                continue
+        elif match and parent:  # a detail of the statistic above
+            stats.details.setdefault(parent, {})[match["name"]] = float(
+                match["number"].replace(",", ""))
+            continue
+        stats.text.append(text)
+    return stats
+
+
+@dataclass
+class Run:
+    """One process: fusion off or on."""
+
+    mode: str  # "off" or "on"
+    returncode: int
+    wall_seconds: float
+    own_ms: float | None  # the program's own printed time, summed over its timing lines
+    output: list[str]  # stdout minus timing lines, varying values masked: what is compared
+    warnings: list[str]  # `legate-fuse: WARNING` lines, stdout or stderr
+    check_passed: bool | None  # None when the program has no check line
+    stats: FusionStats | None
+    error: str = ""  # the end of stderr of a failed run
+
+
+def comparable_output(program: Program, stdout: str) -> list[str]:
+    """The printed lines compared between off and on: masked, then without timing lines."""
+    kept = []
+    for line in stdout.splitlines():
+        for mask in program.masks:
+            line = re.sub(mask, "<varies>", line)
+        if not (re.search(TIMING_LINES, line) or re.search(program.own_time, line)):
+            kept.append(line.rstrip())
+    return kept
+
+
+def environment(base: Mapping[str, str] | None, mode: str) -> dict[str, str]:
+    """The child's environment: LEGATE_FUSE unset (off) or 1 with statistics (on)."""
+    env = {k: v for k, v in (os.environ if base is None else base).items()
+           if k not in CONTROLLED}
+    if mode == "on":
+        env.update(LEGATE_FUSE="1", LEGATE_FUSE_STATS="1")
+    return env
+
+
+def run_program(program: Program, args: Sequence[str], mode: str,
+                environ: Mapping[str, str] | None = None, timeout: float = 900) -> Run:
+    """Runs `python <program> <args>` from the examples folder, as a user runs it."""
+    command = [sys.executable, program.script, *args]
+    started = time.perf_counter()
+    try:
+        result = subprocess.run(command, cwd=EXAMPLES, env=environment(environ, mode),
+                                capture_output=True, text=True, timeout=timeout)
+        returncode, stdout, stderr = result.returncode, result.stdout, result.stderr
+    except subprocess.TimeoutExpired as expired:
+        returncode = -1
+        stdout = expired.stdout.decode() if isinstance(expired.stdout, bytes) else ""
+        stderr = f"timed out after {timeout:.0f} s"
+    wall = time.perf_counter() - started
+    times = [float(m.group(1)) for line in stdout.splitlines()
+             if (m := re.search(program.own_time, line))]
+    warnings = [line.strip() for line in (stdout + "\n" + stderr).splitlines()
+                if line.startswith(WARNING_PREFIX)]
+    check = (None if program.check is None else
+             any(re.search(program.check, line) for line in stdout.splitlines()))
+    return Run(mode, returncode, wall, sum(times) if times else None,
+               comparable_output(program, stdout), warnings, check,
+               parse_stats(stderr) if mode == "on" else None,
+               "" if returncode == 0 else (stdout + stderr)[-3000:])
+
+
+def ratios(off: list[float | None], on: list[float | None]) -> list[float]:
+    return [a / b for a, b in zip(off, on, strict=False) if a is not None and b]
+
+
+@dataclass
+class Row:
+    """A program's result: every run, and what the table shows of them."""
+
+    program: str
+    arguments: str
+    compared: str
+    runs: list[Run] = field(default_factory=list)
+    failure: str = ""  # empty when the row passed
+
+    def timed(self, mode: str) -> list[Run]:
+        return [r for r in self.runs if r.mode == mode]
+
+    def own_ms(self, mode: str) -> list[float | None]:
+        return [r.own_ms for r in self.timed(mode)]
+
+    def wall(self, mode: str) -> list[float | None]:
+        return [r.wall_seconds for r in self.timed(mode)]
+
+    def own_ratios(self) -> list[float]:
+        return ratios(self.own_ms("off"), self.own_ms("on"))
+
+    def wall_ratios(self) -> list[float]:
+        return ratios(self.wall("off"), self.wall("on"))
+
+    @property
+    def stats(self) -> FusionStats | None:
+        fused = [r.stats for r in self.timed("on") if r.stats is not None]
+        return fused[-1] if fused else None
+
+    @property
+    def warnings(self) -> list[str]:
+        return sorted({w for r in self.runs for w in r.warnings})
+
+
+def disagreement(program: Program, reference: Run, run: Run) -> str:
+    """Why `run` does not agree with `reference` (the first run without fusion), or ''."""
+    if run.returncode != 0:
+        return f"{run.mode} run exited with {run.returncode}:\n{run.error}"
+    if run.check_passed is False:
+        return f"{run.mode} run did not print its check's pass line ({program.check})"
+    if run.output != reference.output:
+        different = [f"  off: {a!r}\n  {run.mode}:  {b!r}"
+                     for a, b in zip(reference.output, run.output, strict=False) if a != b]
+        lengths = f"{len(reference.output)} and {len(run.output)} lines"
+        return f"printed output differs ({lengths}):\n" + "\n".join(different[:5])
+    return ""
+
+
+def measure(program: Program, tiny: bool = False, pairs: int = 3, warmup: bool = True,
+            environ: Mapping[str, str] | None = None, timeout: float = 900) -> Row:
+    """Runs a program with fusion off and on in alternating processes (after one warm-up run
+    of each) and compares each run with the first run without fusion. Stops at a failed run."""
+    args = program.tiny if tiny else program.full
+    row = Row(program.name, " ".join([program.script, *args]), program.compared)
+    reference: Run | None = None
+    for index in range(pairs + (1 if warmup else 0)):
+        for mode in ("off", "on"):
+            run = run_program(program, args, mode, environ, timeout)
+            reference = reference or run
+            problem = disagreement(program, reference, run)
+            if run.warnings:
+                problem = problem or f"{run.mode} run warned: " + "; ".join(run.warnings)
+            if warmup and index == 0 and not problem:
+                continue  # warm-up runs are compared but not timed
+            row.runs.append(run)
+            if problem:
+                row.failure = problem
+                return row
+    return row
+
+
+def median_range(values: Sequence[float | None], digits: str = ".4g") -> str:
+    present = [v for v in values if v is not None]
+    if not present:
+        return ""
+    return (f"{statistics.median(present):{digits}} "
+            f"({min(present):{digits}}-{max(present):{digits}})")
+
+
+def stat_text(row: Row, name: str) -> str:
+    value = row.stats.get(name) if row.stats else None
+    return "" if value is None else f"{value:,.0f}"
+
+
+def table(rows: list[Row]) -> str:
+    lines = [
+        "| program | agree | off ms (min-max) | on ms (min-max) | off/on (min-max) "
+        "| wall off s | wall on s | wall off/on (min-max) | tasks seen | fused launches "
+        "| tasks fused | compared by |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        agree = "yes" if not r.failure else "**FAILED**"
+        lines.append(
+            f"| {r.program} | {agree} | {median_range(r.own_ms('off'))} "
+            f"| {median_range(r.own_ms('on'))} | {median_range(r.own_ratios(), '.2f')} "
+            f"| {median_range(r.wall('off'), '.2f')} | {median_range(r.wall('on'), '.2f')} "
+            f"| {median_range(r.wall_ratios(), '.2f')} | {stat_text(r, 'tasks_seen')} "
+            f"| {stat_text(r, 'fused_launches')} | {stat_text(r, 'tasks_fused')} "
+            f"| {r.compared} |")
+    own = [statistics.median(r.own_ratios()) for r in rows if r.own_ratios()]
+    wall = [statistics.median(r.wall_ratios()) for r in rows if r.wall_ratios()]
+    lines.append("")
+    lines.append(f"Geometric mean of the median off/on ratios over {len(own)} programs: "
+                 f"{geometric_mean(own):.3f} (own times), {geometric_mean(wall):.3f} "
+                 "(process wall times).")
+    failures = [r for r in rows if r.failure]
+    for r in failures:
+        lines.append(f"\n**{r.program} failed**: `{r.arguments}`\n\n```\n{r.failure}\n```")
+    for r in rows:
+        for warning in r.warnings:
+            lines.append(f"\n{r.program}: `{warning}`")
+    if DROPPED:
+        lines.append("\nNot in the suite:\n")
+        lines.extend(f"- {name}: {reason}" for name, reason in DROPPED.items())
+    return "\n".join(lines)
+
+
+def arguments_table(programs: Sequence[Program], tiny: bool) -> str:
+    lines = ["| program | command (from bench/examples/cupynumeric-26.06/examples) |",
+             "|---|---|"]
+    for p in programs:
+        command = " ".join([p.script, *(p.tiny if tiny else p.full)])
+        lines.append(f"| {p.name} | `python {command}` |")
+    return "\n".join(lines)
+
+
+def commit() -> str:
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                          capture_output=True, text=True).stdout.strip()
+    changed = subprocess.run(["git", "status", "--porcelain", "--", "legate_fuse", "src"],
+                             cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    return head + (" (with uncommitted changes in legate_fuse/ or src/)" if changed else "")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pairs", type=int, default=3, help="off/on pairs to time")
+    parser.add_argument("--tiny", action="store_true",
+                        help="tiny sizes, one pair, no warm-up (what the tests run)")
+    parser.add_argument("--only", default="", help="comma-separated program names")
+    parser.add_argument("--no-warmup", action="store_true", help="time from the first run")
+    parser.add_argument("--out", help="output folder")
+    args = parser.parse_args()
+    names = [n.strip() for n in args.only.split(",") if n.strip()]
+    known = {p.name for p in PROGRAMS}
+    if unknown := [n for n in names if n not in known]:
+        parser.error(f"unknown programs {unknown}; known: {', '.join(sorted(known))}")
+    programs = [p for p in PROGRAMS if not names or p.name in names]
+    pairs, warmup = (1, False) if args.tiny else (args.pairs, not args.no_warmup)
+    today = f"{datetime.now(UTC):%Y-%m-%d}"
+    out = Path(args.out) if args.out else (RESULTS / "tmp" / f"{today}-examples-tiny"
+                                           if args.tiny else RESULTS / f"{today}-examples")
+    out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    rows = []
+    for program in programs:
+        rows.append(measure(program, tiny=args.tiny, pairs=pairs, warmup=warmup))
+        row = rows[-1]
+        status = f"FAILED: {row.failure.splitlines()[0]}" if row.failure else "agree"
+        ratio = summary(row.own_ratios()) if row.own_ratios() else "no ratio"
+        print(f"{program.name}: {status}; off/on {ratio}; fused launches "
+              f"{stat_text(row, 'fused_launches') or '-'}", flush=True)
+    report = table(rows)
+    settings = {k: v for k, v in os.environ.items()
+                if k.startswith("LEGATE_FUSE") and k not in CONTROLLED}
+    command = " ".join(["python", "bench/examples.py", *sys.argv[1:]])
+    header = (
+        f"# cuPyNumeric 26.06's examples, fusion off and on\n\n"
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC. Machine: {machine()}. Commit {commit()} "
+        f"(plugin as installed by scripts/setup.sh). Command: `{command}`. "
+        f"LEGATE_CONFIG: {os.environ.get('LEGATE_CONFIG', 'the default of this machine')}. "
+        f"Plugin settings: {settings or 'defaults'}.\n\n"
+        f"Each program runs through its own command line from "
+        f"bench/examples/cupynumeric-26.06/examples, without LEGATE_FUSE (off) and with "
+        f"LEGATE_FUSE=1 (on) in alternating processes: "
+        f"{'one warm-up run of each, then ' if warmup else ''}{pairs} pair(s). ms: the "
+        "program's own printed time (`Elapsed Time`, or the sum of the microbenchmarks' times "
+        "per run), median (min-max); wall: the process's. off/on above 1: faster with fusion. "
+        "Statistics: the last fused run's (LEGATE_FUSE_STATS=1). A `legate-fuse: WARNING` line "
+        "in either run fails the row.\n\n")
+    (out / "results.md").write_text(report + "\n")
+    (out / "README.md").write_text(header + report + "\n\n## Commands\n\n"
+                                   + arguments_table(programs, args.tiny) + "\n")
+    (out / "results.json").write_text(json.dumps(
+        {"command": command, "commit": commit(), "machine": machine(), "pairs": pairs,
+         "warmup": warmup, "settings": settings, "dropped": DROPPED,
+         "rows": [asdict(r) for r in rows]}, indent=1))
+    print(report)
+    print(f"\nwritten to {out} in {time.perf_counter() - started:.0f} s")
+    if any(r.failure for r in rows):
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

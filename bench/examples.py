@@ -261,7 +261,8 @@ def run_program(program: Program, args: Sequence[str], mode: str,
         returncode, stdout, stderr = result.returncode, result.stdout, result.stderr
     except subprocess.TimeoutExpired as expired:
         returncode = -1
-        stdout = expired.stdout.decode() if isinstance(expired.stdout, bytes) else ""
+        output = expired.stdout or ""  # bytes, even with text=True
+        stdout = output.decode(errors="replace") if isinstance(output, bytes) else output
         stderr = f"timed out after {timeout:.0f} s"
     wall = time.perf_counter() - started
     times = [float(m.group(1)) for line in stdout.splitlines()
@@ -287,6 +288,7 @@ class Row:
     program: str
     arguments: str
     compared: str
+    fusible: bool
     runs: list[Run] = field(default_factory=list)
     failure: str = ""  # empty when the row passed
 
@@ -334,7 +336,8 @@ def measure(program: Program, tiny: bool = False, pairs: int = 3, warmup: bool =
     """Runs a program with fusion off and on in alternating processes (after one warm-up run
     of each) and compares each run with the first run without fusion. Stops at a failed run."""
     args = program.tiny if tiny else program.full
-    row = Row(program.name, " ".join([program.script, *args]), program.compared)
+    row = Row(program.name, " ".join([program.script, *args]), program.compared,
+              program.fusible)
     reference: Run | None = None
     for index in range(pairs + (1 if warmup else 0)):
         for mode in ("off", "on"):
@@ -436,7 +439,7 @@ def main() -> None:
     out = Path(args.out) if args.out else (RESULTS / "tmp" / f"{today}-examples-tiny"
                                            if args.tiny else RESULTS / f"{today}-examples")
     out.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
+    started, load_before = time.perf_counter(), os.getloadavg()[0]
     rows = []
     for program in programs:
         rows.append(measure(program, tiny=args.tiny, pairs=pairs, warmup=warmup))
@@ -454,7 +457,9 @@ def main() -> None:
         f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC. Machine: {machine()}. Commit {commit()} "
         f"(plugin as installed by scripts/setup.sh). Command: `{command}`. "
         f"LEGATE_CONFIG: {os.environ.get('LEGATE_CONFIG', 'the default of this machine')}. "
-        f"Plugin settings: {settings or 'defaults'}.\n\n"
+        f"Plugin settings: {settings or 'defaults'}. Load average (1 min) of the machine, "
+        f"shared with other work: {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at "
+        f"the end; {time.perf_counter() - started:.0f} s in all.\n\n"
         f"Each program runs through its own command line from "
         f"bench/examples/cupynumeric-26.06/examples, without LEGATE_FUSE (off) and with "
         f"LEGATE_FUSE=1 (on) in alternating processes: "
@@ -462,7 +467,9 @@ def main() -> None:
         "program's own printed time (`Elapsed Time`, or the sum of the microbenchmarks' times "
         "per run), median (min-max); wall: the process's. off/on above 1: faster with fusion. "
         "Statistics: the last fused run's (LEGATE_FUSE_STATS=1). A `legate-fuse: WARNING` line "
-        "in either run fails the row.\n\n")
+        "in either run fails the row. Programs with element-wise chains, where the tests "
+        "require a fused launch: "
+        f"{', '.join(p.name for p in programs if p.fusible) or 'none of these'}.\n\n")
     (out / "results.md").write_text(report + "\n")
     (out / "README.md").write_text(header + report + "\n\n## Commands\n\n"
                                    + arguments_table(programs, args.tiny) + "\n")

@@ -6,23 +6,25 @@ import atexit
 import logging
 import sys
 from collections.abc import Sequence
-from dataclasses import replace
 from types import ModuleType
 from typing import Any
 
 from legate_fuse import settings
 from legate_fuse.capture import compat, flush_points, import_hooks, traces
 from legate_fuse.capture.call_sites import CallSites
-from legate_fuse.capture.direct_tasks import DirectTasks, builds_in_one_call
+from legate_fuse.capture.direct_tasks import DirectTasks
 from legate_fuse.capture.external_memory import ExternalMemory
 from legate_fuse.capture.import_hooks import after_import
 from legate_fuse.capture.packed_futures import PackedFutures
-from legate_fuse.capture.step_aside import StepAside
+from legate_fuse.capture.patches import PATCHES
+from legate_fuse.capture.task_record import TaskRecord
+from legate_fuse.counters import Stats, format_stats
+from legate_fuse.mode.machine import Mode, ModeMachine
+from legate_fuse.mode.payoff import PayoffTuner
+from legate_fuse.mode.step_aside import StepAside
 from legate_fuse.stage_clock import StageClock
-from legate_fuse.stats import Stats, format_stats
-from legate_fuse.window.holding import TaskRecord, Window, execute_in_order
+from legate_fuse.window.holding import Window, execute_in_order
 from legate_fuse.window.liveness import ArrayTracker, reference_counts_as_assumed, root_key
-from legate_fuse.window.payoff import PayoffTuner
 
 logger = logging.getLogger("legate_fuse")
 
@@ -42,51 +44,65 @@ class Session:
         self._planner: Any = None
         self._fuser: Any = None
         self._warned = False
-        # False: every task runs at once (fusion disabled at run time); hooks stay installed.
-        self.holding = True
-        # Whether fusion pays, measured at reads (window/payoff.py): if not, nothing is held.
+        # Whether tasks are held, run unfused, handed to cuPyNumeric as Legate's own, or the
+        # plugin is off: every such decision is a mode of this machine (mode/machine.py).
+        self.mode = ModeMachine()
+        # Whether fusion pays, measured at reads (mode/payoff.py).
         self.payoff = PayoffTuner() if config.payoff else None
-        self.fusion_pays = True
         self.direct_tasks = DirectTasks()
         # Nothing fused for long: cuPyNumeric's tasks go straight to Legate for a while.
         self.step_aside = StepAside(config.step_aside, self.stats, self.direct_tasks,
-                                    self.tracker, self.payoff)
-        # Why fusion is off for good (a hook of Legate or cuPyNumeric is missing...), or None.
-        self.turned_off: str | None = None
+                                    self.tracker, self.payoff, self.mode)
         self.runtime_proxy: Any = None
         self._read_points_pending = True
 
     # -- called by the proxies ----------------------------------------------------------------
+    @property
+    def turned_off(self) -> str | None:
+        """Why fusion is off for good (a kill switch fired), or None."""
+        return self.mode.last_reason[Mode.OFF] if self.mode.mode is Mode.OFF else None
+
     def submit_auto_task(self, record: TaskRecord) -> None:
-        """A lazily recorded task is submitted: held, unless fusion cannot hold it now."""
+        """A lazily recorded task is submitted: held if the mode holds tasks, else run now."""
         self.stats.tasks_seen += 1
-        if self._read_points_pending or import_hooks.awaiting():
-            import_hooks.poll()
-            self.install_read_points()
-        if (self.holding and not self._read_points_pending and self.fusion_pays
-                and not self.step_aside.aside
-                and not (self.direct_tasks.frames and self.direct_tasks.being_built())):
+        mode = self.mode
+        if not mode.holds:
+            self.update_mode()
+        if mode.holds:
             self.window.hold(record)
             if self.external.written_by(record):
                 # NumPy reads its own memory as soon as cuPyNumeric returns, calling no one.
                 self.flush("external_write")
             return
-        if self.holding:  # a read point is not wrapped yet (cuPyNumeric is importing): a held
-            # task could be read stale. (Or fusion does not pay, or the plugin stands aside.)
-            self.flush("hooks_pending" if self._read_points_pending else "unfused")
+        if self.window.tasks:  # normally nothing is held outside FUSING
+            self.flush("hooks_pending" if mode.mode is Mode.STARTING else "unfused")
         with self.clock.stage("run_unfused"):
             record.task.execute()
+
+    def update_mode(self) -> None:
+        """The transitions that wait for a condition rather than an event: every read point
+        wrapped (starting -> fusing), every function given one of Legate's tasks returned
+        (resuming -> fusing)."""
+        mode = self.mode.mode
+        if mode is Mode.STARTING or import_hooks.awaiting():
+            import_hooks.poll()
+            self.install_read_points()
+            if not self._read_points_pending and not import_hooks.awaiting():
+                self.mode.fire("hooks_ready", "every hook installed")
+        elif mode is Mode.RESUMING and not self.direct_tasks.being_built():
+            self.mode.fire("frames_returned")
 
     def flush(self, reason: str) -> None:
         if self.window.tasks:
             self.window.flush(reason)
-        if reason != "read":
+        if reason != "read" or self.mode.mode in (Mode.OFF, Mode.DISABLED):
             return
+        pays, settled = True, False
         if self.payoff is not None:  # after the held tasks ran
-            pays = self.payoff.at_read(self.stats)
-            # Unfused, cuPyNumeric got tasks without a proxy: one still being built runs first.
-            self.fusion_pays = pays and (self.fusion_pays or not self.direct_tasks.being_built())
-        self.step_aside.at_read(self.fusion_pays, self.payoff is not None and self.payoff.settled)
+            pays, settled = self.payoff.at_read(self.stats), self.payoff.settled
+            why = ("measured" if settled else "measuring") + (" fused" if pays else " unfused")
+            self.mode.fire("fusion_pays" if pays else "fusion_does_not_pay", why)
+        self.step_aside.at_read(pays, settled)
 
     def execute_window(self, records: Sequence[TaskRecord]) -> None:
         """Plans the flushed window and runs it, fused; whatever fails inside the plugin, every
@@ -148,11 +164,23 @@ class Session:
 
     # -- life cycle ---------------------------------------------------------------------------
     def turn_off(self, why: str) -> None:
-        """Runs what is held and never holds a task again, with one warning."""
+        """A kill switch: runs what is held, then leaves the program's path for good (every
+        hook undone: capture/patches.py), with one warning."""
+        if self.mode.mode is Mode.OFF:
+            return
         self.flush("disable")
-        self.holding = False
-        self.turned_off = why
+        self.mode.fire("turn_off", why)
+        PATCHES.undo()
         self.warn_once(f"{why}; running everything unfused")
+
+    def disable(self) -> None:
+        """Runs everything held; tasks run when submitted until `enable()`."""
+        self.flush("disable")
+        self.step_aside.come_back()
+        self.mode.fire("disable", "legate_fuse.disable()")
+
+    def enable(self) -> None:
+        self.mode.fire("enable", "legate_fuse.enable()")
 
     def check_module(self, module: ModuleType) -> None:
         """Turns fusion off, naming what is missing, if `module` (imported to the end) lacks a
@@ -165,25 +193,21 @@ class Session:
 
     def install_runtime_proxy(self, core: ModuleType) -> None:
         from legate_fuse.capture import pending, scopes
-        from legate_fuse.capture.proxies import RuntimeProxy
+        from legate_fuse.capture.proxies import install_runtime_proxies
         from legate_fuse.lift import lazy_task_ids
 
         if self.turned_off is not None:  # legate.core lacks a name (check_module ran first)
             return
-        pending.install_constraint_functions(core)
-        scopes.install(core, self.flush)
         real_get_runtime = core.get_legate_runtime
         runtime = real_get_runtime()
-        proxy = RuntimeProxy(runtime, self, lazy_task_ids)
-        # cuPyNumeric gets a proxy of its own: the one whose tasks may go straight to Legate.
-        cupynumeric_proxy = RuntimeProxy(runtime, self, lazy_task_ids)
+        unreadable = compat.unreadable_store_description(runtime)
+        if unreadable is not None:
+            self.turn_off(unreadable)
+            return
+        pending.install_constraint_functions(core)
+        scopes.install(core, self.flush)
+        proxy, cupynumeric_proxy = install_runtime_proxies(core, runtime, self, lazy_task_ids)
         self.step_aside.attach(cupynumeric_proxy, runtime.create_auto_task)
-
-        def get_legate_runtime() -> RuntimeProxy:
-            return cupynumeric_proxy if builds_in_one_call(sys._getframe(1)) else proxy
-
-        get_legate_runtime.__doc__ = real_get_runtime.__doc__
-        setattr(core, "get_legate_runtime", get_legate_runtime)  # noqa: B010
         self.runtime_proxy = proxy
         # Registered after legate.core's own exit handler, so it runs before the runtime stops.
         atexit.register(self.at_exit)
@@ -192,15 +216,27 @@ class Session:
         """Wraps the read points of the modules imported so far. cuPyNumeric imports Legate
         half-way through its own import, so some of its classes do not exist yet when the
         proxy is installed; until all do, this is retried before a task is held."""
+        if self.mode.mode is Mode.OFF:  # out of the program's path: nothing is installed
+            return
         tracking = self.tracker.install()
         attaching = self.external.install()
         self._read_points_pending = not (flush_points.install(self.flush) and tracking
                                          and attaching)
 
+    def report(self) -> dict[str, Any]:
+        """The statistics, with the mode: the current one, seconds in each, why each was
+        entered (legate_fuse.stats())."""
+        return {"mode": self.mode.mode.value, **self.stats.as_dict(),
+                "mode_seconds": self.mode.seconds_by_mode(), "mode_reasons": self.mode.reasons()}
+
+    def install_traces(self, module: ModuleType) -> None:
+        if self.mode.mode is not Mode.OFF:
+            traces.install(module, self.flush)
+
     def at_exit(self) -> None:
         self.flush("exit")
         if self.config.stats:
-            print(format_stats(self.stats.as_dict()), file=sys.stderr, flush=True)
+            print(format_stats(self.report()), file=sys.stderr, flush=True)
 
 
 _session: Session | None = None
@@ -219,7 +255,8 @@ def _configure_logging(level: str) -> None:
     logger.setLevel(level.upper())
 
 
-def _start(config: settings.Config) -> Session:
+def start(config: settings.Config) -> Session:
+    """Starts the process's session (legate_fuse.api: enable, enable_from_environment)."""
     global _session
     session = Session(config)
     _session = session
@@ -236,56 +273,7 @@ def _start(config: settings.Config) -> Session:
         after_import(module_name, session.check_module)
     after_import("legate.core", session.install_runtime_proxy)
     for module_name in traces.MODULES:
-        after_import(module_name, lambda module: traces.install(module, session.flush))
+        after_import(module_name, session.install_traces)
     for module_name in (*flush_points.MODULES, "cupynumeric._thunk.deferred", "cupynumeric"):
         after_import(module_name, session.install_read_points)
     return session
-
-
-def enable() -> None:
-    """Turns fusion on. Must run before `cupynumeric` is imported (or use LEGATE_FUSE=1)."""
-    if _session is not None:
-        _session.holding = _session.turned_off is None
-        return
-    if "cupynumeric" in sys.modules:
-        raise RuntimeError(
-            "legate_fuse.enable() was called after cupynumeric was imported; call it before "
-            "`import cupynumeric`, or run the program with LEGATE_FUSE=1"
-        )
-    _start(replace(settings.load(), enabled=True))
-
-
-def enable_from_environment() -> None:
-    """Start-up path (LEGATE_FUSE set): settings are validated when Legate is first imported,
-    so an invalid value is reported as an error of the program's own import."""
-
-    def start(_module: ModuleType) -> None:
-        config = settings.load()
-        if config.enabled and _session is None:
-            _start(config)
-
-    if "legate.core" in sys.modules or "cupynumeric" in sys.modules:
-        return
-    after_import("legate.core", start)
-
-
-def disable() -> None:
-    """Runs everything held and stops holding tasks; the program continues unfused."""
-    if _session is not None:
-        _session.flush("disable")
-        _session.holding = False
-
-
-def flush() -> None:
-    """Executes every held task now."""
-    if _session is not None:
-        _session.flush("user")
-
-
-def is_enabled() -> bool:
-    return _session is not None and _session.holding
-
-
-def stats() -> dict[str, Any]:
-    """The statistics of this process so far (zeros when fusion was never enabled)."""
-    return (_session.stats if _session is not None else Stats()).as_dict()

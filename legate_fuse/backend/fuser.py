@@ -17,6 +17,8 @@ from legate_fuse.backend.compiler import CompileError, KernelCache
 from legate_fuse.backend.cpu_kernels import KernelCompiler
 from legate_fuse.backend.launch import build_fused_task
 from legate_fuse.capture.packed_futures import PackedFutures
+from legate_fuse.capture.task_record import TaskRecord
+from legate_fuse.counters import Stats
 from legate_fuse.plan.kernel_spec import (
     ROLE_INPUT,
     FusedKernel,
@@ -26,8 +28,6 @@ from legate_fuse.plan.kernel_spec import (
 from legate_fuse.plan.launch_steps import Step
 from legate_fuse.plan.planner import PlannedWindow
 from legate_fuse.stage_clock import StageClock
-from legate_fuse.stats import Stats
-from legate_fuse.window.holding import TaskRecord
 
 logger = logging.getLogger("legate_fuse")
 

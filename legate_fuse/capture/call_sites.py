@@ -28,7 +28,7 @@ import sys
 from types import CodeType, FrameType
 from typing import Any
 
-from legate_fuse.stats import Stats
+from legate_fuse.counters import Stats
 
 # Most tasks of a site built at once before one is recorded again.
 LONGEST_RUN = 128

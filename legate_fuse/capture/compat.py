@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from importlib import metadata
 from types import ModuleType
+from typing import Any
 
 # The versions every name below was read from (distribution name -> version).
 TESTED_VERSIONS = {"legate": "26.6.1", "nvidia-cupynumeric": "26.6.1"}
@@ -115,6 +116,22 @@ def missing_in(module: ModuleType) -> list[str]:
         if owner is None or not hasattr(owner, attribute):
             found.append(".".join(filter(None, (module_name, class_name, attribute))))
     return found
+
+
+def unreadable_store_description(runtime: Any) -> str | None:
+    """None if the planner reads Legate's description of a fresh store and of its views
+    (`str(store)`, parsed by `_core.parse_store_desc`); else what it could not read. A format
+    it cannot read would leave every task unfused without a word."""
+    from legate.core import types
+
+    from legate_fuse import _core
+
+    store = runtime.create_store(types.float64, shape=(4, 3))
+    for view in (store, store.slice(0, slice(1, 3)), store.transpose((1, 0))):
+        text = str(view)
+        if _core.parse_store_desc(text) is None:
+            return f"Legate describes stores in a form legate-fuse cannot read: {text!r}"
+    return None
 
 
 def untested_versions() -> list[str]:

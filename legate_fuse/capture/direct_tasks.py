@@ -1,5 +1,5 @@
 """Tasks handed to cuPyNumeric as Legate built them, without a proxy, while fusion does not pay
-(window/payoff.py): then a task costs the program what it costs without the plugin.
+(mode/payoff.py): then a task costs the program what it costs without the plugin.
 
 Nothing is held while fusion does not pay, so such a task may run whenever it is submitted. The
 plugin does not see it submitted (Legate's AutoTask is a Cython class: its `execute` cannot be

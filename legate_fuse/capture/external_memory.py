@@ -27,7 +27,8 @@ from typing import Any
 import numpy
 
 from legate_fuse.capture import compat
-from legate_fuse.window.holding import TaskRecord
+from legate_fuse.capture.patches import PATCHES
+from legate_fuse.capture.task_record import TaskRecord
 
 # A root that could not be read: every write then counts as a write to external memory.
 UNKNOWN_ROOT = "<storage not described>"
@@ -155,4 +156,4 @@ def _wrap(name: tuple[str, str, str],
         return
     wrapped = functools.wraps(original)(wrapper(original))
     setattr(wrapped, _MARK, original)
-    setattr(getattr(sys.modules[module_name], class_name), attribute, wrapped)
+    PATCHES.replace(getattr(sys.modules[module_name], class_name), attribute, wrapped)

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from legate_fuse.capture import compat
+from legate_fuse.capture.patches import PATCHES
 
 _MARK = "__legate_fuse_flushes__"
 
@@ -40,7 +41,7 @@ def _wrap(owner: Any, attribute: str, flush: Callable[[str], None], reason: str)
         if hasattr(current, _MARK):
             return
         wrapped = _flushing(current, flush, reason)
-    setattr(owner, attribute, wrapped)
+    PATCHES.replace(owner, attribute, wrapped)
 
 
 MODULES = tuple(dict.fromkeys(module for module, *_ in compat.READ_POINTS))

@@ -32,7 +32,7 @@ from legate_fuse.capture.pending import (
 )
 from legate_fuse.capture.scopes import legate_scope
 from legate_fuse.capture.task_proxy import AutoTaskProxy, Session
-from legate_fuse.window.holding import StoreArg, TaskRecord
+from legate_fuse.capture.task_record import StoreArg, TaskRecord
 
 # Whether the lifting takes these calls at all (compat.TASK_LIFTABLE_CALLS), read once.
 _INPUTS_LIFTABLE = "add_input" in compat.TASK_LIFTABLE_CALLS

@@ -11,6 +11,8 @@ from typing import Any, Protocol
 import numpy
 from legate.core import Scalar
 
+from legate_fuse.capture.patches import PATCHES
+
 
 class LazyTask(Protocol):
     """What a pending variable needs of its task (lazy_task.LazyAutoTask)."""
@@ -113,4 +115,4 @@ def install_constraint_functions(core: Any) -> None:
         original = getattr(core, kind)
         if getattr(original, "__wrapped__", None) is None:
             ORIGINAL_CONSTRAINTS[kind] = original
-            setattr(core, kind, constraint_function(kind, original))
+            PATCHES.replace(core, kind, constraint_function(kind, original))

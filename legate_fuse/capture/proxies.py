@@ -14,9 +14,31 @@ from typing import Any
 from legate_fuse.capture import compat
 from legate_fuse.capture.direct_tasks import builds_in_one_call
 from legate_fuse.capture.lazy_task import LazyAutoTask, TimedLazyAutoTask
+from legate_fuse.capture.patches import PATCHES
 from legate_fuse.capture.scopes import legate_scope
 from legate_fuse.capture.store_args import stores_of
 from legate_fuse.capture.task_proxy import AutoTaskProxy, ManualTaskProxy, Session
+from legate_fuse.mode.machine import Mode
+
+
+def install_runtime_proxies(core: Any, runtime: Any, session: Session,
+                            lazy_task_ids: Callable[[str], dict[int, int | None]]
+                            ) -> tuple[RuntimeProxy, RuntimeProxy]:
+    """Replaces `core.get_legate_runtime` by a function returning proxies of `runtime`: one for
+    cuPyNumeric, the proxy whose tasks may go straight to Legate (mode/step_aside.py), one for
+    everyone else. Returns both (everyone else's first)."""
+    real_get_runtime = core.get_legate_runtime
+    proxy = RuntimeProxy(runtime, session, lazy_task_ids)
+    cupynumeric_proxy = RuntimeProxy(runtime, session, lazy_task_ids)
+
+    def get_legate_runtime() -> RuntimeProxy:
+        return cupynumeric_proxy if builds_in_one_call(sys._getframe(1)) else proxy
+
+    get_legate_runtime.__doc__ = real_get_runtime.__doc__
+    PATCHES.replace(core, "get_legate_runtime", get_legate_runtime)
+    PATCHES.stand_in(proxy, runtime)
+    PATCHES.stand_in(cupynumeric_proxy, runtime)
+    return proxy, cupynumeric_proxy
 
 
 class RuntimeProxy:
@@ -69,10 +91,13 @@ class RuntimeProxy:
     # -- tasks -----------------------------------------------------------------------------
     def create_auto_task(self, library: Any, task_id: Any) -> Any:
         session = self._session
-        if not session.fusion_pays:  # measured: run as without the plugin
-            if self._hand_over_unfused(sys._getframe(1)):
+        mode = session.mode
+        if not mode.records:  # built at once, as without the plugin
+            if mode.mode is Mode.STARTING:  # cuPyNumeric may have finished importing
+                session.update_mode()
+            elif mode.mode is Mode.UNFUSED and self._hand_over_unfused(sys._getframe(1)):
                 return self._runtime.create_auto_task(library, task_id)
-        else:
+        if mode.records:
             name = library.name
             lazy_ids = self._lazy_by_library.get(name)
             if lazy_ids is None:

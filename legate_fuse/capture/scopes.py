@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from legate_fuse.capture.patches import PATCHES
+
 _ORIGINAL: list[Any] = []
 
 
@@ -52,4 +54,4 @@ def install(core: Any, flush: Callable[[str], None]) -> None:
     Scope.__name__ = Scope.__qualname__ = original.__name__
     Scope.__module__ = original.__module__
     _ORIGINAL.append(original)
-    core.Scope = Scope
+    PATCHES.replace(core, "Scope", Scope)

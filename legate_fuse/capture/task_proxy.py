@@ -12,10 +12,11 @@ from legate_fuse.capture.call_sites import CallSites
 from legate_fuse.capture.direct_tasks import DirectTasks
 from legate_fuse.capture.external_memory import ExternalMemory
 from legate_fuse.capture.packed_futures import PackedFutures
-from legate_fuse.capture.step_aside import StepAside
+from legate_fuse.capture.task_record import TaskRecord
+from legate_fuse.counters import Stats
+from legate_fuse.mode.machine import ModeMachine
+from legate_fuse.mode.step_aside import StepAside
 from legate_fuse.stage_clock import StageClock
-from legate_fuse.stats import Stats
-from legate_fuse.window.holding import TaskRecord
 
 
 class Session(Protocol):
@@ -28,11 +29,13 @@ class Session(Protocol):
     clock: StageClock
     runtime_proxy: Any  # proxies.RuntimeProxy
     stats: Stats
-    fusion_pays: bool  # False: measured not to pay, tasks are built at once
+    mode: ModeMachine  # whether tasks are recorded, held, handed over unfused
     direct_tasks: DirectTasks  # the functions given a task without a proxy while unfused
     step_aside: StepAside  # counts the tasks built at once in a row
 
     def submit_auto_task(self, record: TaskRecord) -> None: ...
+
+    def update_mode(self) -> None: ...
 
     def flush(self, reason: str) -> None: ...
 

@@ -14,6 +14,8 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from legate_fuse.capture.patches import PATCHES
+
 # Where Legate defines or re-exports Trace (the first is where 26.06 defines it).
 MODULES = ("legate.core._lib.experimental.trace", "legate.core.experimental.trace")
 _MARK = "_legate_fuse_flushes"
@@ -39,4 +41,4 @@ def install(module: ModuleType, flush: Callable[[str], None]) -> None:
     Trace.__name__ = Trace.__qualname__ = original.__name__
     Trace.__module__ = original.__module__
     setattr(Trace, _MARK, True)
-    module.Trace = Trace  # type: ignore[attr-defined]
+    PATCHES.replace(module, "Trace", Trace)

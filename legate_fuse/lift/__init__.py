@@ -11,8 +11,8 @@ from types import ModuleType
 from typing import Any
 
 from legate_fuse.capture import compat
+from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.lift.base import READ, REDUCE, WRITE, LiftedArg, LiftedTask
-from legate_fuse.window.holding import TaskRecord
 
 __all__ = ["LIBRARIES", "READ", "REDUCE", "WRITE", "LiftedArg", "LiftedTask", "lazy_task_ids",
            "lift", "task_name"]

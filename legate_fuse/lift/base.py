@@ -7,7 +7,7 @@ from typing import Any
 
 from legate_fuse import _core
 from legate_fuse.capture.pending import PendingConstraint
-from legate_fuse.window.holding import TaskRecord
+from legate_fuse.capture.task_record import TaskRecord
 
 # Privileges as the analysis encodes them (ir::Privilege, src/cpp/ir/window.h).
 READ, WRITE, READ_WRITE, REDUCE = (int(p.value) for p in (

@@ -15,6 +15,7 @@ from legate.core import LogicalStore
 
 from legate_fuse import _core
 from legate_fuse.capture import compat
+from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.lift.base import (
     READ,
     REDUCE,
@@ -23,7 +24,6 @@ from legate_fuse.lift.base import (
     LiftedTask,
     constraints_align,
 )
-from legate_fuse.window.holding import TaskRecord
 
 LIBRARY_NAME = "cupynumeric"
 

@@ -10,12 +10,12 @@ from typing import Any
 
 from legate_fuse import _core
 from legate_fuse.capture.call_sites import CallSites
+from legate_fuse.capture.task_record import TaskRecord
+from legate_fuse.counters import Stats
 from legate_fuse.lift import READ, WRITE, LiftedArg, LiftedTask, lift, task_name
 from legate_fuse.plan.launch_steps import Step, Steps
 from legate_fuse.plan.replay import Encoding, Encodings, Stream, held_by_number, read_stream
 from legate_fuse.stage_clock import StageClock
-from legate_fuse.stats import Stats
-from legate_fuse.window.holding import TaskRecord
 from legate_fuse.window.liveness import ArrayTracker, foreign_references
 
 logger = logging.getLogger("legate_fuse")

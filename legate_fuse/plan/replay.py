@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from legate_fuse import _core
-from legate_fuse.window.holding import TaskRecord
+from legate_fuse.capture.task_record import TaskRecord
 
 # Streams remembered; past this many (a program generating ever new windows), forgotten.
 MOST_STREAMS = 1024

@@ -8,53 +8,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
-from legate_fuse.stats import Stats
+from legate_fuse.capture.task_record import TaskRecord
+from legate_fuse.counters import Stats
 
 logger = logging.getLogger("legate_fuse")
-
-
-class StoreLike(Protocol):
-    def overlaps(self, other: Any) -> bool: ...
-
-
-class Executable(Protocol):
-    def execute(self) -> None: ...
-
-
-# Records are slotted: one is made for every task and store argument of the program, and a
-# slotted dataclass is built and read faster than one with a __dict__.
-@dataclass(slots=True)
-class StoreArg:
-    """A store argument as the task received it: `kind` is the add_* method that added it."""
-
-    kind: str  # "add_input", "add_output" or "add_reduction"
-    store: Any
-    redop: int = -1
-    variable: Any = None  # the partition variable Legate returned
-
-
-@dataclass(slots=True, weakref_slot=True)
-class TaskRecord:
-    """One held task: the real task object, the stores it touches and the calls that built it."""
-
-    task: Executable
-    stores: list[Any] = field(default_factory=list)
-    calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
-    library_name: str = ""
-    task_id: int = -1
-    args: list[StoreArg] = field(default_factory=list)
-    # Its lifted form, once the planner has lifted it: (LiftedTask or None for opaque,).
-    lifted: tuple[Any] | None = None
-    # Recorded by a LazyAutoTask: every call understood, no real task built while held.
-    lazy: bool = False
-    # Of a lazy record: its calls with stores replaced by their argument index, type and
-    # whether they are partitioned; whatever lifting reads of a task but the stores themselves.
-    shape: list[Any] = field(default_factory=list)
-    # Of a lazy record whose kind is watched: the program's call site (capture/call_sites.py).
-    site: Any = None
 
 
 # How many leading records of a full window to run (see src/cpp/analysis/cut.h); all without.

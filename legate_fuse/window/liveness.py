@@ -17,6 +17,7 @@ from collections.abc import Callable, Container, Sequence
 from typing import Any
 
 from legate_fuse.capture.compat import STORE_ATTRIBUTE
+from legate_fuse.capture.patches import PATCHES
 
 ROOT_CACHE = "_legate_fuse_root"  # on each array: (its store, the store's root key)
 _FIRST_PRUNE = 1024  # tracked arrays, dead or alive, before the first pruning
@@ -56,7 +57,7 @@ class ArrayTracker:
                 tracker._check()
 
         __init__.__wrapped__ = original_init  # type: ignore[attr-defined]
-        cls.__init__ = __init__
+        PATCHES.replace(cls, "__init__", __init__)
         # Arrays created before tracking started (normally none).
         for obj in gc.get_objects():
             if isinstance(obj, cls):

@@ -1,5 +1,5 @@
 """Switching between fused and unfused at the program's reads, as the payoff measurement does
-(window/payoff.py): every result stays NumPy's, whichever way each part of the program ran."""
+(mode/payoff.py): every result stays NumPy's, whichever way each part of the program ran."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import numpy
 import pytest
 
 from legate_fuse import session as fusion_session
-from legate_fuse.stats import Stats
+from legate_fuse.counters import Stats
 
 
 class Alternating:
@@ -33,7 +33,7 @@ def switching(session: fusion_session.Session,
     tuner = session.payoff
     session.payoff = Alternating(request.param)  # type: ignore[assignment]
     yield session
-    session.payoff, session.fusion_pays = tuner, True
+    session.payoff = tuner
 
 
 def step(xp: Any, x: Any, y: Any) -> tuple[Any, float]:
@@ -73,9 +73,9 @@ class AlwaysFusing:
 def unfused(session: fusion_session.Session) -> Iterator[fusion_session.Session]:
     """The session as when fusion was measured not to pay, about to find it pays again."""
     tuner, session.payoff = session.payoff, AlwaysFusing()  # type: ignore[assignment]
-    session.fusion_pays = False
+    assert session.mode.fire("fusion_does_not_pay")
     yield session
-    session.payoff, session.fusion_pays = tuner, True
+    session.payoff = tuner
 
 
 def build_as_cupynumeric_does(body: str, **names: Any) -> Any:
@@ -110,8 +110,9 @@ def test_fusion_resumes_only_once_no_task_without_a_proxy_is_being_built(
     build_as_cupynumeric_does(
         "    task = runtime.create_auto_task(library, task_id)\n"
         "    session.flush('read')\n"
-        "    assert not session.fusion_pays\n",
+        "    assert not session.mode.holds\n",
         runtime=get_legate_runtime(), library=cupynumeric_runtime.library,
         task_id=CuPyNumericOpCode.BINARY_OP, session=unfused)
     unfused.flush("read")  # the task was dropped with its function
-    assert unfused.fusion_pays
+    unfused.update_mode()
+    assert unfused.mode.holds

@@ -10,8 +10,8 @@ import numpy
 import pytest
 
 import legate_fuse
+from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.session import Session
-from legate_fuse.window.holding import TaskRecord
 
 
 def test_a_result_read_only_by_a_task_held_back_is_computed(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from legate_fuse.capture.call_sites import LONGEST_RUN, CallSites, Site
-from legate_fuse.stats import Stats
+from legate_fuse.counters import Stats
 
 # Stands for cuPyNumeric: functions whose frames are a library's, the last one creating the
 # task the way RuntimeProxy.create_auto_task does (site_of_caller looks from its caller's

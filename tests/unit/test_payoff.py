@@ -1,4 +1,4 @@
-"""Whether fusion pays, measured at the program's reads (window/payoff.py): a fake clock stands
+"""Whether fusion pays, measured at the program's reads (mode/payoff.py): a fake clock stands
 for the program, advancing by a time per task that depends on whether tasks are fused."""
 
 from __future__ import annotations
@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import pairwise
 
-from legate_fuse.stats import Stats
-from legate_fuse.window.payoff import PayoffTuner, TunerSettings
+from legate_fuse.counters import Stats
+from legate_fuse.mode.payoff import PayoffTuner, TunerSettings
 
 SETTINGS = TunerSettings(warmup_reads=4, phase_reads=4, margin=0.02, give_up=1.5,
                          change=2.0, first_wait=20, most_wait=80)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from legate_fuse import _core
+from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.plan.replay import Encoding, Encodings, read_stream
-from legate_fuse.window.holding import TaskRecord
 
 
 def record(task_id: int, *stores: Any, scalar: Any = 1) -> TaskRecord:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
+from legate_fuse.counters import Stats, format_stats
 from legate_fuse.stage_clock import StageClock
-from legate_fuse.stats import Stats, format_stats
 
 
 def work(seconds: float) -> None:

@@ -1,4 +1,4 @@
-from legate_fuse.stats import Stats, format_stats
+from legate_fuse.counters import Stats, format_stats
 
 EXPECTED_KEYS = {
     "tasks_seen", "tasks_held", "tasks_fused", "fused_launches", "temporaries_eliminated",

@@ -1,4 +1,4 @@
-"""Stepping aside (capture/step_aside.py) without Legate: what it changes on the runtime object
+"""Stepping aside (mode/step_aside.py) without Legate: what it changes on the runtime object
 given to cuPyNumeric, and when."""
 
 from __future__ import annotations
@@ -7,8 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from legate_fuse.capture.direct_tasks import DirectTasks
-from legate_fuse.capture.step_aside import COME_BACK_FACTOR, MOST_COME_BACK_FACTOR, StepAside
-from legate_fuse.stats import Stats
+from legate_fuse.counters import Stats
+from legate_fuse.mode.machine import ModeMachine
+from legate_fuse.mode.step_aside import COME_BACK_FACTOR, MOST_COME_BACK_FACTOR, StepAside
 
 
 class Runtime:
@@ -26,7 +27,9 @@ class Arrays:
 
 def stepping(after: int = 4) -> tuple[StepAside, Runtime, Arrays]:
     arrays, runtime = Arrays(), Runtime()
-    aside = StepAside(after, Stats(), DirectTasks(), arrays, None)
+    mode = ModeMachine()
+    mode.fire("hooks_ready")
+    aside = StepAside(after, Stats(), DirectTasks(), arrays, None, mode)
     aside.attach(runtime, lambda library, task_id: "Legate's own")
     return aside, runtime, arrays
 

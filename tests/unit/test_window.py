@@ -4,8 +4,9 @@ from typing import Any
 
 import pytest
 
-from legate_fuse.stats import Stats
-from legate_fuse.window.holding import TaskRecord, Window, execute_in_order
+from legate_fuse.capture.task_record import TaskRecord
+from legate_fuse.counters import Stats
+from legate_fuse.window.holding import Window, execute_in_order
 
 
 class FakeStore:

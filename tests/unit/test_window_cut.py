@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from legate_fuse.capture.task_record import StoreArg, TaskRecord
+from legate_fuse.counters import Stats
 from legate_fuse.plan.planner import opaque_writes
-from legate_fuse.stats import Stats
-from legate_fuse.window.holding import StoreArg, TaskRecord, Window
+from legate_fuse.window.holding import Window
 
 from .test_window import FakeStore, FakeTask
 from .window_builder import WindowBuilder, region

@@ -25,11 +25,11 @@ received one of Legate's tasks can still be building it: as when fusion did not 
 (direct_tasks.py), the cuPyNumeric functions running on any thread when the plugin comes back
 are remembered, and nothing is held while one of them still runs.
 
-While running unfused because fusion was measured not to pay (window/payoff.py), the plugin
+While running unfused because fusion was measured not to pay (mode/payoff.py), the plugin
 also stands aside between two measurements (`at_read`).
 
 Tasks cuPyNumeric submits while the plugin stands aside are not counted in `tasks_seen`; the
-measurement of whether fusion pays (window/payoff.py) starts its current phase again at each
+measurement of whether fusion pays (mode/payoff.py) starts its current phase again at each
 change, as its time per task would count them.
 """
 
@@ -40,8 +40,9 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from legate_fuse.capture.direct_tasks import DirectTasks
-from legate_fuse.stats import Stats
-from legate_fuse.window.payoff import PayoffTuner
+from legate_fuse.counters import Stats
+from legate_fuse.mode.machine import Mode, ModeMachine
+from legate_fuse.mode.payoff import PayoffTuner
 
 logger = logging.getLogger("legate_fuse")
 
@@ -62,11 +63,11 @@ class ArrayCounter(Protocol):
 
 class StepAside:
     def __init__(self, after: int, stats: Stats, direct_tasks: DirectTasks,
-                 arrays: ArrayCounter, payoff: PayoffTuner | None) -> None:
+                 arrays: ArrayCounter, payoff: PayoffTuner | None, mode: ModeMachine) -> None:
         self.after = after  # tasks built at once, none fused, before stepping aside; 0: never
         self.run = 0  # tasks built at once so far (counted by RuntimeProxy.create_auto_task)
         self._fused_launches = 0  # stats.fused_launches when the run began
-        self.aside = False
+        self.mode = mode  # aside is its mode ASIDE, entered and left here only
         self.come_back_factor = COME_BACK_FACTOR  # the wait at the next step aside
         self._for_payoff = False  # aside because fusion does not pay (at_read)
         self._reads_left = 0  # reads before coming back
@@ -77,6 +78,10 @@ class StepAside:
         # The runtime object given to cuPyNumeric, and Legate's own create_auto_task.
         self._proxy: Any = None
         self._legate_create_auto_task: Any = None
+
+    @property
+    def aside(self) -> bool:
+        return self.mode.mode is Mode.ASIDE
 
     def attach(self, cupynumeric_runtime: Any, legate_create_auto_task: Any) -> None:
         self._proxy = cupynumeric_runtime
@@ -91,11 +96,12 @@ class StepAside:
         else:
             self.begin()
 
-    def begin(self) -> None:
+    def begin(self, reason: str = "nothing fused") -> None:
         """Steps aside."""
         if self.aside or self._proxy is None or self.after <= 0:
             return
-        self.aside = True
+        if not self.mode.fire("step_aside", reason):  # e.g. disabled: nothing to step out of
+            return
         # An instance attribute is found before the class's method: cuPyNumeric's next calls
         # go to Legate without a Python frame of the plugin's.
         self._proxy.create_auto_task = self._legate_create_auto_task
@@ -117,23 +123,25 @@ class StepAside:
         tasks built at once, it also comes back after a quarter as many reads as the arrays it
         waits for: a loop that writes only into arrays it has creates none."""
         if not fusing and settled:
-            self.begin()
+            self.begin("fusion does not pay")
             self._for_payoff = self.aside
         elif self._for_payoff or not fusing:
-            self.come_back()
+            self.come_back(unfused=not fusing)
         elif self.aside:
             self._reads_left -= 1
             if self._reads_left <= 0:
                 self.come_back()
 
-    def come_back(self) -> None:
+    def come_back(self, unfused: bool = False) -> None:
         """cuPyNumeric's tasks go through the plugin again; none is held while a function of
-        cuPyNumeric that may have received one of Legate's tasks still runs."""
+        cuPyNumeric that may have received one of Legate's tasks still runs (mode RESUMING), or
+        none at all if fusion does not pay (`unfused`: mode UNFUSED)."""
         if not self.aside:
             return
         vars(self._proxy).pop("create_auto_task", None)
         self.direct_tasks.handed_to_every_running()
-        self.aside = self._for_payoff = False
+        self._for_payoff = False
+        self.mode.fire("come_back_unfused" if unfused else "come_back")
         self._new_run()
         logger.debug("coming back after stepping aside")
         self._restart_payoff_phase()

@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from legate_fuse.stats import Stats
+from legate_fuse.counters import Stats
 
 logger = logging.getLogger("legate_fuse")
 
@@ -141,7 +141,7 @@ class PayoffTuner:
 
     def restart_phase(self, tasks_seen: int) -> None:
         """Measures the current phase again from now: tasks were run that were not counted
-        (the plugin stepped aside, capture/step_aside.py)."""
+        (the plugin stepped aside, mode/step_aside.py)."""
         if self.step != WARMUP:
             self._begin(self.step, self.clock(), tasks_seen)
 

@@ -1,4 +1,5 @@
-"""Counters of what the plugin did, reported by `legate_fuse.stats()` and at exit."""
+"""Counters of what the plugin did, reported by `legate_fuse.stats()` and at exit (a module named
+so that it never shadows the package's `stats` function)."""
 
 from __future__ import annotations
 
@@ -21,12 +22,12 @@ class Stats:
     compile_seconds: float = 0.0
     # Tasks of call sites whose tasks are not lifted, built at once (capture/call_sites.py).
     tasks_built_at_once: int = 0
-    # Measuring whether fusion pays (window/payoff.py): rounds decided, of which running
+    # Measuring whether fusion pays (mode/payoff.py): rounds decided, of which running
     # unfused won, and the tasks run unfused because it did.
     payoff_rounds: int = 0
     payoff_rounds_unfused: int = 0
     tasks_unfused_by_payoff: int = 0
-    # Times the plugin stepped aside, no task held (capture/step_aside.py).
+    # Times the plugin stepped aside, no task held (mode/step_aside.py).
     steps_aside: int = 0
     flushes: Counter[str] = field(default_factory=Counter)
     # Seconds per stage (stage_clock.py), with LEGATE_FUSE_PROFILE=1 only.
@@ -58,10 +59,12 @@ def format_stats(values: dict[str, Any]) -> str:
     """A readable block, as printed at exit with LEGATE_FUSE_STATS=1."""
     lines = ["legate-fuse statistics"]
     for name, value in values.items():
-        if name in ("flushes", "stage_seconds"):
+        if isinstance(value, dict):
             continue
-        shown = f"{value:.3f}" if isinstance(value, float) else f"{value:,}"
+        shown = (f"{value:.3f}" if isinstance(value, float)
+                 else value if isinstance(value, str) else f"{value:,}")
         lines.append(f"  {name.replace('_', ' '):<24} {shown}")
+    lines.extend(_format_modes(values))
     flushes = values.get("flushes", {})
     total = sum(flushes.values())
     lines.append(f"  {'window flushes':<24} {total:,}")
@@ -74,3 +77,18 @@ def format_stats(values: dict[str, Any]) -> str:
         for stage, seconds in stages.items():
             lines.append(f"    {stage:<22} {seconds / tasks * 1e6:.2f}")
     return "\n".join(lines)
+
+
+def _format_modes(values: dict[str, Any]) -> list[str]:
+    """Seconds in each mode, and why each mode was entered (how many times)."""
+    seconds: dict[str, float] = values.get("mode_seconds", {})
+    reasons: dict[str, dict[str, int]] = values.get("mode_reasons", {})
+    if not seconds and not reasons:
+        return []
+    lines = [f"  {'seconds by mode':<24}"]
+    for mode in dict.fromkeys([*seconds, *reasons]):
+        why = ", ".join(f"{reason} ({count:,})" if count > 1 else reason
+                        for reason, count in reasons.get(mode, {}).items())
+        shown = f"{seconds[mode]:.3f}" if mode in seconds else "-"
+        lines.append(f"    {mode:<22} {shown}" + (f"  ({why})" if why else ""))
+    return lines

@@ -1,22 +1,61 @@
-"""Fuzz tests run Legate on CPUs in this process with fusion enabled (like integration/)."""
+"""Fuzz tests run Legate on CPUs in this process with fusion enabled (like integration/), at
+the default settings: LEGATE_FUSE_PAYOFF=0 in the environment fuses every window instead."""
 
 from __future__ import annotations
 
-import os
+import sys
 from collections import Counter
 from typing import Any
 
 import legate_fuse
+from legate_fuse import session as fusion_session
 
-# Every window fused, whatever fusion would save these small programs (window/payoff.py): the
-# tests are of fusion; integration/test_payoff_switching.py runs the measured switching.
-os.environ.setdefault("LEGATE_FUSE_PAYOFF", "0")
 legate_fuse.enable()
 
 import cupynumeric  # noqa: E402, F401  (must follow enable())
 
 # Campaign counters, printed at the end of the run.
 COUNTS: Counter[str] = Counter()
+
+
+def current() -> fusion_session.Session:
+    session = fusion_session.current()
+    assert session is not None
+    return session
+
+
+def as_in_a_new_process() -> None:
+    """What the plugin learns of a program as it runs, as a new process starts with: each
+    generated program stands for a whole program, and one process running hundreds of them is
+    not one long program. The measurement of whether fusion pays (mode/payoff.py) starts again
+    with its warm-up: a tuner shared by all of them would rightly run some unfused (they read
+    values back all the time, on small arrays). The call sites whose tasks were not lifted
+    (capture/call_sites.py) are forgotten: every program runs the interpreter's lines, and one
+    whose operation does not lift on a dtype would have another program's tasks there built
+    at once. The plugin comes back if it stepped aside, and holds tasks. (The tuner and the
+    call sites start afresh in place, with their settings: other parts of the plugin hold
+    them.)"""
+    session = current()
+    payoff = session.payoff
+    if payoff is not None:
+        type(payoff).__init__(payoff, payoff.settings, payoff.clock, payoff.cpu_clock)
+    sites = session.call_sites
+    type(sites).__init__(sites, sites.stats, sites.enabled)
+    legate_fuse.enable()
+    session.step_aside.come_back()
+    session.mode.fire("fusion_pays")
+    session.update_mode()
+    assert session.mode.holds, session.mode.mode
+
+
+def reads_before_unfused() -> int:
+    """Values a program may read back before the plugin may run it unfused: the payoff tuner
+    fuses through its warm-up, then measures the current way, fused, for a phase; only then
+    may it probe running unfused (mode/payoff.py). Every window is fused without a tuner."""
+    payoff = current().payoff
+    if payoff is None:
+        return sys.maxsize
+    return payoff.settings.warmup_reads + payoff.settings.phase_reads
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -344,9 +344,86 @@ def statements() -> st.SearchStrategy[Statement]:
     return st.one_of(*element_wise, *element_wise, *writes, *reductions, *opaque, *interop)
 
 
-def programs(max_size: int = 16) -> st.SearchStrategy[Program]:
-    return st.builds(lambda setup, body: [setup, *body], _setup(),
-                     st.lists(statements(), min_size=1, max_size=max_size))
+# Values of each dtype that _result computes on: negative ones too, so that what NumPy refuses
+# for some values only (an integer to a negative power) is found.
+_SAMPLES = {"bool": [True, False], "int32": [-3, 2], "int64": [-3, 2], "float32": [-1.5, 2.0],
+            "float64": [-1.5, 2.0]}
+
+
+@functools.cache
+def _result(kind: str, op: str, dtype: str, operand: Any) -> str | None:
+    """The dtype of what an element-wise statement (`kind`, `op`) makes of an array of `dtype`
+    and `operand` (an array of the dtype it names, or a Python scalar), in NumPy; None where it
+    raises, makes another dtype than the pool's (float16, int8), or gives cuPyNumeric no
+    lifted task (see _lifted)."""
+    array = numpy.array(_SAMPLES[dtype], dtype=dtype)
+    other = numpy.array(_SAMPLES[operand], dtype=operand) if isinstance(operand, str) else operand
+    if kind == "unary" and (_aliases(op, array.dtype) or (op == "isnan" and dtype == "bool")):
+        return None
+    try:
+        with numpy.errstate(all="ignore"):
+            if kind == "unary":
+                result = UNARY[op][0](numpy, array)
+            elif kind == "binary":
+                result = BINARY[op][0](numpy, array, other)
+            else:
+                result = AUGMENTED[op](numpy, array, other)
+    except Exception:
+        return None
+    return str(result.dtype) if str(result.dtype) in _SAMPLES else None  # (not int8, float16)
+
+
+@st.composite
+def _element_wise_run(draw: st.DrawFn, model: _Model) -> list[Statement]:
+    """Two or three element-wise statements over arrays of one shape, each reading the result
+    of the one before (or updating it in place), with operations that the dtypes allow, then
+    a read of the result: work the plugin must fuse, whatever the statements around it do
+    (expects_fusion). `model`: the program so far. Nothing if no array fits."""
+    operands = model.operands()
+    if not operands:
+        return []
+    dtypes = model.dtypes()
+    a = source = draw(st.sampled_from(operands))
+    run: list[Statement] = []
+    for i in range(draw(st.integers(2, 3))):
+        operand = draw(st.one_of(st.sampled_from([source, a]), st.sampled_from(SCALARS)))
+        key = dtypes[operand] if isinstance(operand, str) else operand
+        dtype = dtypes[source]
+        choices = ([("unary", op) for op in sorted(UNARY) if _result("unary", op, dtype, None)]
+                   + [("binary", op) for op in sorted(BINARY)
+                      if _result("binary", op, dtype, key)])
+        if i > 0:  # in place into the result before
+            choices += [("augment", op) for op in sorted(AUGMENTED)
+                        if _result("augment", op, dtype, key)]
+        kind, op = draw(st.sampled_from(choices))
+        if kind == "augment":
+            run.append((kind, op, source, operand))
+            continue
+        out = draw(_name())
+        run.append((kind, op, out, source) if kind == "unary" else (kind, op, out, source,
+                                                                    operand))
+        dtypes[out] = _result(kind, op, dtype, None if kind == "unary" else key) or dtype
+        source = out
+    how = draw(st.sampled_from(["sum", "max", "item", "index", "tolist", "bool"]))
+    return [*run, ("read", how, source, draw(st.integers(0, 300)))]
+
+
+@st.composite
+def programs(draw: st.DrawFn, max_size: int = 16) -> Program:
+    """A program: statements of every kind, and in most, somewhere among them, a run of
+    element-wise statements the plugin must fuse. (Hypothesis draws the first choice more
+    often than the others, and shrinks to it: with the run, so that most programs check that
+    fusion happens; scripts/fuzz_minimize.py drops its statements too.)"""
+    setup = draw(_setup())
+    body = draw(st.lists(statements(), min_size=1, max_size=max_size))
+    at = draw(st.integers(0, len(body)))
+    run: list[Statement] = []
+    if draw(st.sampled_from([True] * 7 + [False])):
+        model = _Model(setup)  # the pool where the run goes: its arrays' dtypes and shapes
+        for statement in body[:at]:
+            model.run(statement)
+        run = draw(_element_wise_run(model))
+    return [setup, *body[:at], *run, *body[at:]]
 
 
 # -- the interpreter -------------------------------------------------------------------------
@@ -372,9 +449,13 @@ def initial(xp: Any, setup: Statement) -> State:
     return state
 
 
-def run(program: Program, xp: Any) -> tuple[dict[str, Value], list[tuple[int, str]]]:
-    """The program's results (final arrays, values read, NumPy arrays kept) and its errors."""
+def run(program: Program, xp: Any, started: Callable[[], None] | None = None
+        ) -> tuple[dict[str, Value], list[tuple[int, str]]]:
+    """The program's results (final arrays, values read, NumPy arrays kept) and its errors;
+    `started` is called once the pool is made, before the first statement."""
     state = initial(xp, program[0])
+    if started is not None:
+        started()
     for index, statement in enumerate(program[1:], start=1):
         try:
             KINDS[statement[0]](state, *statement[1:])
@@ -802,3 +883,222 @@ KINDS: dict[str, Callable[..., None]] = {
 def source(program: Program) -> str:
     """The program as a regression-test literal."""
     return "[\n" + "".join(f"    {statement!r},\n" for statement in program) + "]"
+
+
+# -- the fusion a program must get -----------------------------------------------------------
+# A program "expects fusion" when cuPyNumeric certainly gives the plugin, with no read between
+# them, two element-wise tasks it lifts over arrays of one shape whose results stay live until
+# they are read back: two element-wise statements in a row, or one that issues two such tasks
+# itself (`where`: a comparison and a selection). The plugin must fuse them: the program's
+# statements make at least one fused launch. Decided from the program alone, running it in
+# NumPy to know each array's shape and dtype, and conservatively: what the model below does
+# not know for sure (views, NumPy memory, casts that return the array itself in cuPyNumeric,
+# one-element arrays, float16...) expects nothing.
+
+ELEMENT_WISE = ("unary", "binary", "augment")
+# Where a statement names the pool entry it replaces with another array (in-place writes keep
+# theirs: augment, setitem_slice, setitem_index, mask_assign, scatter; read, export and
+# read_numpy replace none).
+REPLACED_AT = {"unary": 2, "binary": 2, "outer": 2, "view": 2, "reduce": 2, "branch": 2,
+               "axis_reduce": 2, "sort": 1, "solve": 1, "matmul": 1, "gather": 1,
+               "compress": 1, "numpy_out": 2, "attach": 1}
+# Most values a statement of each kind may read back to Python (each a read for the payoff
+# tuner, mode/payoff.py); a kind not listed, 2.
+READS_AT_MOST = {"unary": 0, "binary": 0, "augment": 0, "outer": 0, "view": 0, "read": 1,
+                 "branch": 1, "attach": 1, "export": 1, "read_numpy": 0, "setitem_slice": 1,
+                 "setitem_index": 1, "mask_assign": 1, "reduce": 1, "matmul": 1, "gather": 1,
+                 "scatter": 1, "sort": 1}
+SETUP_READS = 1  # initial() reads a sum: the pool exists before the first statement
+# Binary operations whose statement issues two lifted tasks or more of one shape.
+SELF_FUSING = frozenset({"where"})
+
+
+@dataclass
+class _Entry:
+    """What the model knows of a pool entry beyond its NumPy value."""
+
+    device: bool = True  # a cuPyNumeric array in the cuPyNumeric run (not numpy_out's result)
+    whole: bool = True  # an array of its own, not a view or an alias of another
+
+
+@dataclass
+class _Step:
+    """What the model knows of one statement."""
+
+    reads_before: int  # values read back before it, at most (the setup's included)
+    replaces: str | None = None  # the pool entry it replaces (or would, had it not raised)
+    raised: bool = False  # in NumPy
+    flushes: bool = False  # certainly reads a cuPyNumeric value back (every held task runs)
+    written: str | None = None  # for a statement giving lifted tasks only: what it writes,
+    shape: tuple[int, ...] = ()  # of that shape,
+    inputs: tuple[str, ...] = ()  # reading these entries,
+    tasks: int = 0  # in this many lifted tasks of that shape
+
+
+def expects_fusion(program: Program, reads_before_unfused: int,
+                   errors: list[tuple[int, str]]) -> bool:
+    """Whether the program has work the plugin must fuse (see above) before it has read back
+    `reads_before_unfused` values (from then on the payoff tuner may run it unfused;
+    sys.maxsize where every window is fused). `errors`: the statements that raised in
+    cuPyNumeric (run()'s): the model, which runs in NumPy, knows nothing past a statement
+    where cuPyNumeric raised otherwise."""
+    model = _Model(program[0])
+    for statement in program[1:]:
+        model.run(statement)
+    work = _fusible_work(model.steps, reads_before_unfused)
+    if work is None:
+        return False
+    # The statements that raised, of whatever type (NumPy's UFuncTypeError is cuPyNumeric's
+    # TypeError): a statement that raises changes nothing in the pool in either.
+    return ({i for i, _ in errors if i <= work}
+            == {i for i, _ in model.errors if i <= work})
+
+
+def _fusible_work(steps: list[_Step], reads_before_unfused: int) -> int | None:
+    """For the first work the plugin must fuse, the index (in the program: steps[i] is
+    program[i + 1]) of the last statement its judgment depends on; None if there is none."""
+    for i, step in enumerate(steps):
+        if step.written is None or step.reads_before >= reads_before_unfused:
+            continue
+        if step.tasks >= 2:
+            live = _live(steps, i, step.written)
+            if live is not None:
+                return live + 1
+        following = steps[i + 1] if i + 1 < len(steps) else None
+        if (following is None or following.written is None
+                or following.shape != step.shape):
+            continue
+        second = _live(steps, i + 1, following.written)
+        # The first result is live if the second reads it, or if nothing replaces it first.
+        if step.written in following.inputs:
+            first: int | None = i + 1
+        else:
+            first = None if following.replaces == step.written else _live(steps, i,
+                                                                          step.written)
+        if first is not None and second is not None:
+            return max(first, second) + 1
+    return None
+
+
+def _live(steps: list[_Step], index: int, name: str) -> int | None:
+    """If the array statement `index` leaves in the pool under `name` is still there at the
+    next certain read back (or at the end, where every result is read), the index of that
+    statement (or of the last); else None: its tasks may be dead, and never run."""
+    for later in range(index + 1, len(steps)):
+        step = steps[later]
+        if step.replaces == name:
+            return None  # (also one that raised in NumPy: it may not in cuPyNumeric)
+        if step.flushes:
+            return later
+    return len(steps) - 1
+
+
+class _Model:
+    """A program run in NumPy statement by statement, with what is known of its pool."""
+
+    def __init__(self, setup: Statement) -> None:
+        self.state = initial(numpy, setup)
+        self.entries = {name: _Entry() for name in NAMES}
+        self.reads = SETUP_READS
+        self.steps: list[_Step] = []
+        self.errors: list[tuple[int, str]] = []  # as run() records them
+
+    def run(self, statement: Statement) -> None:
+        state, entries, kind = self.state, self.entries, statement[0]
+        before = dict(state.arrays)
+        external = {id(v.root) for v in (*state.hosts, *state.exports)}
+        step = _Step(self.reads)
+        self.steps.append(step)
+        self.reads += READS_AT_MOST.get(kind, 2)
+        position = REPLACED_AT.get(kind)
+        if position is not None:
+            step.replaces = statement[position]
+        try:
+            KINDS[kind](state, *statement[1:])
+        except Exception as error:  # as in run(): the program goes on
+            step.raised = True
+            self.errors.append((len(self.steps), type(error).__name__))
+            return
+        if kind == "branch":
+            step.flushes = True  # `if` on a cuPyNumeric sum
+        elif kind == "read":
+            step.flushes = entries[statement[2]].device
+        elif kind == "export":
+            step.flushes = entries[statement[1]].device
+        _lifted(step, statement, before, state, entries, external)
+        _note(statement, before, entries)
+
+    def dtypes(self) -> dict[str, str]:
+        """The dtype of each pool entry that is an array of a dtype of the pool."""
+        return {name: str(value.data.dtype) for name, value in self.state.arrays.items()
+                if isinstance(value.data, numpy.ndarray) and str(value.data.dtype) in _SAMPLES}
+
+    def operands(self) -> list[str]:
+        """The pool entries an element-wise run can start from: cuPyNumeric arrays of their
+        own, of more than one element."""
+        dtypes = self.dtypes()
+        return [name for name, value in self.state.arrays.items()
+                if name in dtypes and value.data.size > 1
+                and self.entries[name].device and self.entries[name].whole]
+
+
+def _lifted(step: _Step, statement: Statement, before: dict[str, Value], state: State,
+            entries: dict[str, _Entry], external: set[int]) -> None:
+    """Fills in step.written... for an element-wise statement that certainly gives the plugin
+    lifted tasks only, over one shape."""
+    kind = statement[0]
+    if kind not in ELEMENT_WISE:
+        return
+    b: Any
+    if kind == "augment":
+        _, op, out, b = statement
+        a = out
+        if id(before[out].root) in external:
+            return  # a write to memory NumPy sees runs at once (external memory)
+    elif kind == "unary":
+        _, op, out, a = statement
+        b = None
+        source = before[a].data.dtype
+        if _aliases(op, source) or (op == "isnan" and source.kind == "b"):
+            return  # (cuPyNumeric 26.06 computes isnan of bool through float16)
+    else:
+        _, op, out, a, b = statement
+    named = (a, b) if isinstance(b, str) else (a,)
+    if not all(entries[n].device and entries[n].whole for n in named):
+        return  # NumPy arrays, views: what cuPyNumeric makes of them is not modelled
+    result = state.arrays[out].data
+    arrays = [*(before[n].data for n in named), result]
+    if any(not isinstance(x, numpy.ndarray) or x.dtype == numpy.float16 for x in arrays):
+        return  # (float16 is not part of the model)
+    if result.shape != before[a].data.shape or result.size < 2:
+        return  # one element: a Future, whose grouping has rules of its own
+    if isinstance(b, str) and not _broadcasts(before[b].data.shape, result.shape):
+        return  # fit() reshapes it, which may copy
+    step.written, step.shape, step.inputs = str(out), result.shape, named
+    step.tasks = 2 if kind == "binary" and op in SELF_FUSING else 1
+
+
+def _note(statement: Statement, before: dict[str, Value], entries: dict[str, _Entry]) -> None:
+    """What is known of the entry a statement replaced, after it."""
+    kind = statement[0]
+    position = REPLACED_AT.get(kind)
+    if position is None:
+        return
+    out = statement[position]
+    named = [s for s in statement[1:] if isinstance(s, str) and s in before]
+    device = all(entries[n].device for n in named)
+    whole = kind not in ("view", "attach")
+    if kind == "unary" and _aliases(statement[1], before[statement[3]].data.dtype):
+        whole = False
+    if kind == "numpy_out":
+        device = False
+    elif kind in ("attach", "solve", "sort", "gather", "compress", "axis_reduce", "matmul"):
+        device = True  # made by cuPyNumeric from whatever it was given
+    entries[out] = _Entry(device, whole)
+
+
+def _aliases(op: str, dtype: numpy.dtype[Any]) -> bool:
+    """Whether cuPyNumeric 26.06's unary `op` of an array of `dtype` is that array's memory
+    (a view, or the array itself), with no task: floor of integers, a cast to its own dtype."""
+    return (op == "floor" and dtype.kind != "f") or (
+        op.startswith("to_") and numpy.dtype(op[3:]) == dtype)

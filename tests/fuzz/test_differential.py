@@ -41,7 +41,17 @@ from hypothesis import HealthCheck, example, given, seed, settings
 import legate_fuse
 
 from . import conftest
-from .programs import BITWISE, CLOSE, LOOSE, Program, Value, programs, run, source
+from .programs import (
+    BITWISE,
+    CLOSE,
+    LOOSE,
+    Program,
+    Value,
+    expects_fusion,
+    programs,
+    run,
+    source,
+)
 from .regressions import REGRESSIONS
 
 # Hypothesis seeds NumPy's global generator, which Legate warns about (ranks could diverge);
@@ -128,23 +138,34 @@ def compare(program: Program) -> None:
     if LAST:  # a crash (a signal in a kernel) shows no falsifying example: this file does
         with open(LAST, "a") as log:
             log.write(source(program) + "\n" + SEPARATOR)
-    before = legate_fuse.stats()["fused_launches"]
-    fused, fused_errors = run(program, cupynumeric)
-    launched = legate_fuse.stats()["fused_launches"] - before
+    conftest.as_in_a_new_process()
+    # The statements' fused launches, not the setup's (its copies and sum fuse too).
+    before: dict[str, int] = {}
+
+    def started() -> None:
+        before["launches"] = legate_fuse.stats()["fused_launches"]
+
+    fused, fused_errors = run(program, cupynumeric, started)
+    launched = legate_fuse.stats()["fused_launches"] - before["launches"]
     legate_fuse.disable()
     try:
         unfused, unfused_errors = run(program, cupynumeric)
     finally:
         legate_fuse.enable()
     reference, numpy_errors = run(program, numpy)
+    expected = expects_fusion(program, conftest.reads_before_unfused(), unfused_errors)
     where = f"program:\n{source(program)}\n(fused launches: {launched})"
     conftest.COUNTS["programs"] += 1
     conftest.COUNTS["fused_launches"] += launched
+    conftest.COUNTS["programs_fused"] += launched > 0
+    conftest.COUNTS["programs_expecting_fusion"] += expected
     conftest.COUNTS["statements_raising"] += len(unfused_errors)
     assert fused_errors == unfused_errors, f"exceptions differ; {where}"
     assert fused.keys() == unfused.keys(), where
     for name, want in unfused.items():
         check_fusion(fused[name].data, want, f"{name}; {where}")
+    # Equal results say nothing if the fused run did not fuse (fusion switched off by mistake).
+    assert launched > 0 or not expected, f"nothing fused in a program with fusible work; {where}"
     if numpy_errors != unfused_errors or reference.keys() != unfused.keys():
         conftest.COUNTS["numpy_skipped"] += 1  # cuPyNumeric and NumPy raise differently
         return

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy
+
+import legate_fuse
 
 # Fused reductions accumulate in another order than cuPyNumeric's own kernels (which may call
 # BLAS): float64 reduction results agree to this relative tolerance, float32 ones to
@@ -45,3 +49,21 @@ def assert_close(got: dict[str, Any], want: dict[str, Any], rtol: float = 1e-12)
             assert abs(got[name] - value) <= rtol * abs(value), name
         else:
             assert got[name] == value, name
+
+
+def fused_launches() -> int:
+    """Fused tasks launched in this process so far."""
+    return int(legate_fuse.stats()["fused_launches"])
+
+
+@contextmanager
+def expect_fusion(expected: bool = True) -> Iterator[None]:
+    """Around the fused run of a comparison of fusion on against off: asserts that it launched
+    a fused task (what it still holds at the end runs first). Equal results prove nothing if
+    nothing was fused: a kill switch firing by mistake turns fusion off and every comparison
+    still passes. `expected=False` only for a program with nothing to fuse, saying why."""
+    before = fused_launches()
+    yield
+    legate_fuse.flush()
+    if expected:
+        assert fused_launches() > before, "nothing was fused: the comparison proves nothing"

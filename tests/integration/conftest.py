@@ -1,9 +1,10 @@
 """Integration tests run Legate on CPUs in this process, with fusion enabled before cuPyNumeric
-is imported (exactly what LEGATE_FUSE=1 does at start-up)."""
+is imported (exactly what LEGATE_FUSE=1 does at start-up), at the default settings: as shipped,
+the plugin measures whether fusion pays in a program that reads values back (mode/payoff.py).
+The tests that need every window fused ask for it (`always_fuse`)."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 
 import pytest
@@ -11,9 +12,6 @@ import pytest
 import legate_fuse
 from legate_fuse import session as fusion_session
 
-# Every window fused, whatever fusion would save these small programs (mode/payoff.py): the
-# tests are of fusion; integration/test_payoff_switching.py runs the measured switching.
-os.environ.setdefault("LEGATE_FUSE_PAYOFF", "0")
 legate_fuse.enable()
 
 import cupynumeric  # noqa: E402, F401  (must follow enable())
@@ -21,9 +19,11 @@ import cupynumeric  # noqa: E402, F401  (must follow enable())
 
 @pytest.fixture
 def session() -> Iterator[fusion_session.Session]:
-    """The fusion session, holding, with an empty window before and after the test."""
+    """The fusion session, holding, with an empty window before and after the test, and the
+    measurement of whether fusion pays started afresh."""
     current = fusion_session.current()
     assert current is not None
+    measuring_afresh(current)
     fusing(current)
     current.flush("test_setup")
     capacity = current.window.capacity
@@ -31,6 +31,16 @@ def session() -> Iterator[fusion_session.Session]:
     current.window.capacity = capacity
     fusing(current)
     current.flush("test_teardown")
+
+
+def measuring_afresh(current: fusion_session.Session) -> None:
+    """The payoff tuner as a new process starts with it, in its warm-up (it fuses through its
+    first reads): each test stands for a program of its own. One tuner measuring the hundreds
+    of reads of all the tests would rightly run some tests' windows unfused. (Started afresh
+    in place, with its settings: stepping aside holds it too.)"""
+    payoff = current.payoff
+    if payoff is not None:
+        type(payoff).__init__(payoff, payoff.settings, payoff.clock, payoff.cpu_clock)
 
 
 def fusing(current: fusion_session.Session) -> None:
@@ -41,3 +51,15 @@ def fusing(current: fusion_session.Session) -> None:
     current.mode.fire("fusion_pays")
     current.update_mode()
     assert current.mode.holds, current.mode.mode
+
+
+@pytest.fixture
+def always_fuse(session: fusion_session.Session) -> Iterator[fusion_session.Session]:
+    """Every window fused during the test, as with LEGATE_FUSE_PAYOFF=0: for the tests that
+    count the plans or fused launches of each window of a program that reads values back
+    more often than the payoff tuner's warm-up (past it, the tuner may run some windows
+    unfused, which is right at the default settings but not what those tests count)."""
+    tuner = session.payoff
+    session.payoff = session.step_aside.payoff = None
+    yield session
+    session.payoff = session.step_aside.payoff = tuner

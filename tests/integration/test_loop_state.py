@@ -14,13 +14,17 @@ import numpy
 import legate_fuse
 from legate_fuse.session import Session
 
+from .compare import expect_fusion
 from .test_activation import run
 
 
-def run_both(program: Callable[[], list[Any]]) -> list[numpy.ndarray]:
-    """The program's values with fusion on, checked bit for bit against fusion off."""
+def run_both(program: Callable[[], list[Any]], fuses: bool = True) -> list[numpy.ndarray]:
+    """The program's values with fusion on, checked bit for bit against fusion off, and that
+    the fused run launched a fused task (`fuses=False` only for a program with nothing to
+    fuse)."""
     legate_fuse.flush()
-    fused = [numpy.asarray(v).copy() for v in program()]
+    with expect_fusion(fuses):
+        fused = [numpy.asarray(v).copy() for v in program()]
     legate_fuse.disable()
     try:
         unfused = [numpy.asarray(v).copy() for v in program()]
@@ -80,7 +84,7 @@ def test_an_input_read_through_its_transpose(session: Session) -> None:
         x = x + x.T
         return [x]
 
-    run_both(program)
+    run_both(program, fuses=False)  # one addition after the flush: nothing to fuse it with
 
 
 def test_a_store_taken_by_another_library_keeps_its_values(session: Session) -> None:

@@ -18,10 +18,14 @@ def test_program_matches_pass_through_and_numpy(session: Session, name: str) -> 
     program = PROGRAMS[name]
     seen_before = session.stats.tasks_seen
     flushes_before = sum(session.stats.flushes.values())
+    launches_before = session.stats.fused_launches
     held = to_numpy(program(cupynumeric))
     assert session.stats.tasks_seen > seen_before
     # The window really held tasks back: something had to flush it.
     assert sum(session.stats.flushes.values()) > flushes_before
+
+    # Equal results prove nothing unless the held run fused something.
+    assert session.stats.fused_launches > launches_before
 
     legate_fuse.disable()
     unheld = to_numpy(program(cupynumeric))

@@ -71,11 +71,13 @@ class Program:
 
 
 def microbenchmark(name: str, suite: str, full: int, tiny: int, *options: str,
-                   compared: str, fusible: bool = False) -> Program:
+                   compared: str, fusible: bool = False,
+                   full_options: tuple[str, ...] = ()) -> Program:
     """A suite of microbenchmarks/main.py: its times are printed by --summarize (one row per
     variant, time per run); tiny runs each variant once after one warm-up call."""
     common = ("--suite", suite, "--summarize", *options)
-    return Program(name, "microbenchmarks/main.py", (*common, "--size", str(full)),
+    return Program(name, "microbenchmarks/main.py",
+                   (*common, *full_options, "--size", str(full)),
                    (*common, "--size", str(tiny), "--runs", "1", "--warmup", "1"), compared,
                    fusible=fusible, own_time=SUMMARY_ROW, masks=(r"(?<=\| )\S+$",))
 
@@ -106,7 +108,7 @@ PROGRAMS: tuple[Program, ...] = (
     Program("sort", "sort.py", ("-t", "-s", "10000000"), ("-t", "-s", "1000"), NO_RESULT),
     Program("einsum", "einsum.py", ("-n", "180", "-i", "10", "-w", "2"),
             ("-n", "10", "-i", "1", "-w", "0"), "printed problem, exit 0"),
-    Program("gemm", "gemm.py", ("-n", "2000", "-i", "20", "-w", "1"),
+    Program("gemm", "gemm.py", ("-n", "1500", "-i", "20", "-w", "1"),
             ("-n", "50", "-i", "1", "-w", "0"), "printed problem, exit 0"),
     Program("solve", "solve.py", ("-t", "--check", "-n", "4000", "-s", "10"),
             ("-t", "--check", "-n", "50", "-s", "2"),
@@ -141,8 +143,13 @@ PROGRAMS: tuple[Program, ...] = (
                    compared=OWN_CHECK.format(flag="--stream-check"), fusible=True),
     microbenchmark("micro ufunc", "ufunc", 10_000_000, 1_000, "--ufunc-check",
                    compared=OWN_CHECK.format(flag="--ufunc-check"), fusible=True),
+    # Its float32 case's check fails without the plugin too at the full size (4 runs in 10 at
+    # 4M elements: sums of 2,000 values centred on 0, some near 0, within rtol 2e-3): left out
+    # there; the tiny size checks it.
     microbenchmark("micro axis_sum", "axis_sum", 4_000_000, 1_000, "--axis-sum-check",
-                   compared=OWN_CHECK.format(flag="--axis-sum-check")),
+                   compared=OWN_CHECK.format(flag="--axis-sum-check")
+                   + "; full size without its float32 case",
+                   full_options=("--exclude", "float32_axis_last")),
     microbenchmark("micro scalared", "scalared", 10_000_000, 1_000, compared=NOTHING_PRINTED),
     microbenchmark("micro nanred", "nanred", 10_000_000, 1_000, compared=NOTHING_PRINTED),
     microbenchmark("micro astype", "astype", 20_000_000, 1_000, compared=NOTHING_PRINTED),
@@ -157,7 +164,7 @@ PROGRAMS: tuple[Program, ...] = (
     microbenchmark("micro sort", "sort", 500_000, 1_000, compared=NOTHING_PRINTED),
     microbenchmark("micro gemm_gemv", "gemm_gemv", 4_000_000, 2_500, "--gemm-gemv-check",
                    compared=OWN_CHECK.format(flag="--gemm-gemv-check")),
-    microbenchmark("micro solve", "solve", 2_000_000, 2_500, compared=NOTHING_PRINTED),
+    microbenchmark("micro solve", "solve", 1_000_000, 2_500, compared=NOTHING_PRINTED),
 )
 
 # Programs of the copy that are not in the suite, and why.
@@ -416,7 +423,7 @@ def commit() -> str:
                           capture_output=True, text=True).stdout.strip()
     changed = subprocess.run(["git", "status", "--porcelain", "--", "legate_fuse", "src"],
                              cwd=ROOT, capture_output=True, text=True).stdout.strip()
-    return head + (" (with uncommitted changes in legate_fuse/ or src/)" if changed else "")
+    return head + (", with uncommitted changes in legate_fuse/ or src/" if changed else "")
 
 
 def main() -> None:
@@ -454,8 +461,8 @@ def main() -> None:
     command = " ".join(["python", "bench/examples.py", *sys.argv[1:]])
     header = (
         f"# cuPyNumeric 26.06's examples, fusion off and on\n\n"
-        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC. Machine: {machine()}. Commit {commit()} "
-        f"(plugin as installed by scripts/setup.sh). Command: `{command}`. "
+        f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC. Machine: {machine()}. Commit {commit()}; "
+        f"the plugin as installed by scripts/setup.sh. Command: `{command}`. "
         f"LEGATE_CONFIG: {os.environ.get('LEGATE_CONFIG', 'the default of this machine')}. "
         f"Plugin settings: {settings or 'defaults'}. Load average (1 min) of the machine, "
         f"shared with other work: {load_before:.1f} at the start, {os.getloadavg()[0]:.1f} at "

@@ -24,13 +24,18 @@ MODES = {"off": "0", "on": "1"}
 def run_once(app_args: list[str], mode: str, extra_env: dict[str, str] | None = None
              ) -> dict[str, Any]:
     env = dict(os.environ, LEGATE_FUSE=MODES[mode], **(extra_env or {}))
-    result = subprocess.run([sys.executable, *app_args], capture_output=True, text=True,
-                            env=env, timeout=1800)
+    return run_result([sys.executable, *app_args], env, mode)
+
+
+def run_result(command: list[str], env: dict[str, str], label: str) -> dict[str, Any]:
+    """Runs an application's command; returns the payload of the `RESULT {json}` line it
+    printed last."""
+    result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=1800)
     if result.returncode != 0:
-        raise RuntimeError(f"{' '.join(app_args)} ({mode}) failed:\n{result.stderr[-3000:]}")
+        raise RuntimeError(f"{' '.join(command)} ({label}) failed:\n{result.stderr[-3000:]}")
     lines = [ln for ln in result.stdout.splitlines() if ln.startswith("RESULT ")]
     if not lines:
-        raise RuntimeError(f"{' '.join(app_args)} ({mode}) printed no RESULT line")
+        raise RuntimeError(f"{' '.join(command)} ({label}) printed no RESULT line")
     payload: dict[str, Any] = json.loads(lines[-1][len("RESULT "):])
     return payload
 

@@ -263,7 +263,8 @@ def start(config: settings.Config) -> Session:
     _configure_logging(config.log_level)
     untested = compat.untested_versions()
     if untested:
-        logger.info("versions not tested with legate-fuse: %s", ", ".join(untested))
+        logger.warning("versions not tested with legate-fuse: %s; fusing, and checking every "
+                       "name relied on as its module is imported", ", ".join(untested))
     if not reference_counts_as_assumed():
         session.turn_off(f"Python {sys.version.split()[0]} does not count references as the "
                          "liveness analysis assumes")

@@ -114,8 +114,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a held task that writes memory NumPy owns is flushed at once (submit_auto_task)"),
     Mutation(
         "direct-tasks-resume", "legate_fuse/session.py",
-        "self.fusion_pays = pays and (self.fusion_pays or not self.direct_tasks.being_built())\n",
-        "self.fusion_pays = pays\n",
+        "        elif mode is Mode.RESUMING and not self.direct_tasks.being_built():\n",
+        "        elif mode is Mode.RESUMING:\n",
         (f"{SWITCHING}::test_fusion_resumes_only_once_no_task_without_a_proxy_is_being_built",),
         "fusion resumes only when no task handed out without a proxy is being built"),
     Mutation(
@@ -228,6 +228,15 @@ MUTATIONS: tuple[Mutation, ...] = (
         "    if False:\n",
         (f"{FAIL_CLOSED}::test_untrusted_reference_counts_run_everything_unfused",),
         "fusion stays off where reference counts are not trusted (session._start)"),
+    Mutation(
+        # Fusion silently off in the fused run (as a kill switch firing by mistake): every
+        # comparison of results with fusion off still passes; the tests must see no fusion.
+        "fused-run-fuses-nothing", "legate_fuse/session.py",
+        "        if mode.holds:\n            self.window.hold(record)\n",
+        "        if False:\n            self.window.hold(record)\n",
+        ("tests/integration/test_loop_state.py",
+         "tests/fuzz/test_differential.py::test_fusion_on_equals_fusion_off_and_numpy"),
+        "a comparison of fusion on against off checks that the fused run fused"),
     Mutation(
         "refcount-probe", "legate_fuse/window/liveness.py",
         "    return alone == [] and referenced == [0]\n",
@@ -434,42 +443,42 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_site_whose_tasks_lift_again_is_recorded_again",),
         "a call site with a task lifted is always recorded"),
     Mutation(
-        "step-aside-cupynumeric-only", "legate_fuse/session.py",
+        "step-aside-cupynumeric-only", "legate_fuse/capture/proxies.py",
         "return cupynumeric_proxy if builds_in_one_call(sys._getframe(1)) else proxy",
         "return cupynumeric_proxy",
         ("tests/integration/test_step_aside.py::"
          "test_only_cupynumeric_gets_legates_own_tasks_while_aside",),
         "while the plugin stands aside, only cuPyNumeric gets Legate's own tasks"),
     Mutation(
-        "step-aside-holds-nothing", "legate_fuse/session.py",
-        "                and not self.step_aside.aside\n",
-        "",
+        "step-aside-holds-nothing", "legate_fuse/mode/machine.py",
+        "        self.holds = target is Mode.FUSING\n",
+        "        self.holds = target in (Mode.FUSING, Mode.ASIDE)\n",
         ("tests/integration/test_step_aside.py::"
-         "test_only_cupynumeric_gets_legates_own_tasks_while_aside",),
+         "test_a_task_recorded_before_stepping_aside_runs_at_once",),
         "nothing is held while the plugin stands aside"),
     Mutation(
-        "step-aside-come-back-remembers", "legate_fuse/capture/step_aside.py",
+        "step-aside-come-back-remembers", "legate_fuse/mode/step_aside.py",
         "        self.direct_tasks.handed_to_every_running()\n",
         "",
         ("tests/integration/test_step_aside.py::"
          "test_no_task_is_held_while_cupynumeric_may_still_build_one_of_legates",),
         "coming back, nothing is held while a cuPyNumeric function may build Legate's task"),
     Mutation(
-        "step-aside-comes-back", "legate_fuse/capture/step_aside.py",
+        "step-aside-comes-back", "legate_fuse/mode/step_aside.py",
         "        self.arrays.call_after(factor * self.after, self.come_back)\n",
         "",
         ("tests/integration/test_step_aside.py::"
          "test_a_stream_that_never_fuses_steps_aside_and_comes_back",),
         "the plugin comes back after stepping aside, once enough arrays were created"),
     Mutation(
-        "step-aside-wait-resets", "legate_fuse/capture/step_aside.py",
+        "step-aside-wait-resets", "legate_fuse/mode/step_aside.py",
         "            self.come_back_factor = COME_BACK_FACTOR\n",
         "",
         ("tests/unit/test_step_aside.py::"
          "test_each_look_that_finds_nothing_doubles_the_wait_until_a_fused_launch",),
         "a fused launch brings the wait before the plugin looks again back to the first"),
     Mutation(
-        "step-aside-not-while-fusing", "legate_fuse/capture/step_aside.py",
+        "step-aside-not-while-fusing", "legate_fuse/mode/step_aside.py",
         "        if self.stats.fused_launches != self._fused_launches:\n",
         "        if False:\n",
         ("tests/integration/test_step_aside.py::"
@@ -484,6 +493,28 @@ MUTATIONS: tuple[Mutation, ...] = (
          "tests/integration/test_import_orders.py::"
          "test_every_import_order_fuses_without_warning"),
         "a module still running its body is not judged by the compatibility check"),
+    Mutation(
+        "kill-switch-leaves-path", "legate_fuse/session.py",
+        "        PATCHES.undo()\n",
+        "",
+        ("tests/integration/test_kill_switches.py::"
+         "test_a_kill_switch_firing_late_leaves_the_path",),
+        "a kill switch undoes every hook: cuPyNumeric calls Legate's own runtime afterwards"),
+    Mutation(
+        "kill-switch-installs-nothing-after", "legate_fuse/session.py",
+        "        if self.mode.mode is Mode.OFF:  # out of the program's path: nothing is "
+        "installed\n            return\n",
+        "",
+        ("tests/integration/test_kill_switches.py::"
+         "test_store_descriptions_it_cannot_read_turn_fusion_off_before_any_task",),
+        "once off, modules imported later get no hook"),
+    Mutation(
+        "store-description-check", "legate_fuse/session.py",
+        "        if unreadable is not None:\n",
+        "        if False:\n",
+        ("tests/integration/test_kill_switches.py::"
+         "test_store_descriptions_it_cannot_read_turn_fusion_off_before_any_task",),
+        "a store description format the planner cannot read turns fusion off at start"),
 )
 
 

@@ -95,3 +95,11 @@ def test_a_kill_switch_firing_late_leaves_the_path() -> None:
     assert isinstance(stats, dict) and stats["mode"] == "off"
     assert stats["fused_launches"] >= 1  # fused before the switch fired
     assert_out_of_the_path(report)
+
+
+def test_an_untested_version_warns_and_fuses() -> None:
+    report, warnings = run(prepare="from legate_fuse.capture import compat\n"
+                                   "compat.TESTED_VERSIONS = {'legate': '0.0.1'}\n")
+    assert len(warnings) == 1 and "legate" in warnings[0] and "not tested" in warnings[0]
+    stats = report["stats"]
+    assert isinstance(stats, dict) and stats["mode"] == "fusing" and stats["fused_launches"] >= 1

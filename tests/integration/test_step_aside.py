@@ -99,6 +99,16 @@ def test_only_cupynumeric_gets_legates_own_tasks_while_aside(stepping: Session) 
     numpy.testing.assert_array_equal(numpy.asarray(out), numpy.arange(10.0) * 2)
 
 
+def test_a_task_recorded_before_stepping_aside_runs_at_once(stepping: Session) -> None:
+    a, out = num.array(numpy.arange(10.0)), num.zeros(10)
+    task = add_task(get_legate_runtime(), out, a, a)
+    assert isinstance(task, LazyAutoTask)  # recorded while fusing
+    stepping.step_aside.begin()
+    task.execute()  # submitted aside: not held
+    assert len(stepping.window) == 0
+    numpy.testing.assert_array_equal(numpy.asarray(out), numpy.arange(10.0) * 2)
+
+
 def test_no_task_is_held_while_cupynumeric_may_still_build_one_of_legates(
         stepping: Session) -> None:
     # A function of cuPyNumeric is given Legate's own task; the plugin comes back while it

@@ -32,8 +32,8 @@ from ab import run_result
 BENCH = Path(__file__).resolve().parent
 RUN_AS = str(BENCH / "run_as.py")
 APPS = {
-    "opaque stream": ["apps/opaque_ops.py", "--size", "1000", "--iterations", "1000"],
-    "cfd stencil loop": ["apps/cfd.py", "--size", "400", "--iterations", "40"],
+    "opaque stream": ["apps/opaque_ops.py", "--size", "1000", "--iterations", "200"],
+    "cfd stencil loop": ["apps/cfd.py", "--size", "400", "--iterations", "20"],
 }
 CONDITIONS = ("absent", "unset", "zero", "killed")
 

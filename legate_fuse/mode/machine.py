@@ -8,14 +8,16 @@ An event with no transition from the current state changes nothing: the decision
 does not apply there (e.g. "fusion pays" while the plugin stands aside, or anything once off).
 The session reads one attribute per task, `holds`.
 
-    starting ──hooks_ready──▶ fusing ◀──frames_returned── resuming
-                                │ ▲                          ▲  │
-          fusion_does_not_pay ──┘ └──────── (any) ───────────┘  │
-                unfused ──fusion_pays──▶ resuming                │
-    fusing, resuming, unfused ──step_aside──▶ aside ──come_back──┘
-                                              aside ──come_back_unfused──▶ unfused
-    any but off ──disable──▶ disabled ──enable──▶ resuming
-    any ──turn_off──▶ off (for good: the plugin has left the program's path)
+    starting  --hooks_ready-->          fusing
+    fusing    --fusion_does_not_pay-->  unfused  --fusion_pays-->  resuming
+    fusing, resuming, unfused  --step_aside-->  aside
+    aside     --come_back-->  resuming,  --come_back_unfused-->  unfused
+    resuming  --frames_returned-->  fusing   (also --fusion_does_not_pay--> unfused)
+    any but off  --disable-->  disabled  --enable-->  resuming
+    any  --turn_off-->  off   (for good: the plugin has left the program's path)
+
+`TRANSITIONS` below is the whole table; tests/unit/test_mode_machine.py checks it against a
+copy written out independently and fires every event from every mode.
 
 Time spent in each state and the reason of each entry are counted for the statistics.
 """

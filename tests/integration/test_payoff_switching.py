@@ -110,6 +110,7 @@ def test_fusion_resumes_only_once_no_task_without_a_proxy_is_being_built(
     build_as_cupynumeric_does(
         "    task = runtime.create_auto_task(library, task_id)\n"
         "    session.flush('read')\n"
+        "    session.update_mode()  # as the next task submitted would\n"
         "    assert not session.mode.holds\n",
         runtime=get_legate_runtime(), library=cupynumeric_runtime.library,
         task_id=CuPyNumericOpCode.BINARY_OP, session=unfused)

@@ -16,7 +16,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ab import run_once
 
-from legate_fuse.stats import format_stats
+from legate_fuse.counters import format_stats
 
 APP = str(Path(__file__).resolve().parent / "apps" / "black_scholes.py")
 

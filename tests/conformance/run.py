@@ -58,7 +58,7 @@ def run_file(suite: Path, name: str, fused: bool, timeout: float, python: str) -
         env["LEGATE_FUSE"] = "1"
         # Every window fused unless the caller says otherwise: measured, a file whose tests
         # read values back every few operations would run much of itself unfused once fusion
-        # is found not to pay (window/payoff.py), and test less of the fusion.
+        # is found not to pay (mode/payoff.py), and test less of the fusion.
         # LEGATE_FUSE_PAYOFF=1 in the caller's environment tests the switching instead.
         env.setdefault("LEGATE_FUSE_PAYOFF", "0")
     env["LEGATE_CONFIG"] = LEGATE_CONFIG

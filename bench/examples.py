@@ -298,7 +298,8 @@ def run_program(program: Program, args: Sequence[str], mode: str,
     return Run(mode, returncode, wall, sum(times) if times else None,
                comparable_output(program, stdout), warnings, check,
                parse_stats(stderr) if mode == "on" else None,
-               "" if returncode == 0 else (stdout + stderr)[-3000:])
+               # Paths relative to the repository: the report is committed.
+               "" if returncode == 0 else (stdout + stderr)[-3000:].replace(f"{ROOT}/", ""))
 
 
 def ratios(off: list[float | None], on: list[float | None]) -> list[float]:

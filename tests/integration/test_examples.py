@@ -4,8 +4,8 @@ plugin warns of nothing, and a program with element-wise chains fuses some of th
 
 The plugin runs at its default settings here: every LEGATE_FUSE_* variable of the test process
 (this folder's conftest sets LEGATE_FUSE_PAYOFF=0) is kept from the programs. Two runs of about
-2 s each per program: 130 s on an otherwise idle 2-core machine, 195 s under a load of 5
-(`pytest -m examples`).
+2 s each per program: 130 to 195 s on a 2-core machine shared with other work (load average 3
+to 5) (`pytest -m examples`).
 """
 
 from __future__ import annotations

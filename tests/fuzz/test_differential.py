@@ -5,7 +5,11 @@ and, secondarily, in NumPy.
 Fusion on against off, value by value (see programs.Value): bit for bit (dtype, shape and
 bytes, so NaNs in the same places with the same bits); within REDUCTION_RTOL once a fused
 floating-point reduction flowed in; dtype and shape only once such a value went through a
-discontinuous operation. The same exceptions must be raised by the same statements.
+discontinuous operation. The same exceptions must be raised by the same statements. Equal
+results prove nothing if the fused run fused nothing (fusion switched off by mistake): a
+program with work the plugin must fuse (programs.expects_fusion: most programs) must launch a
+fused task in its statements. The plugin runs at its default settings, each program starting
+as in a new process (conftest.as_in_a_new_process); LEGATE_FUSE_PAYOFF=0 fuses every window.
 
 Against NumPy: values equal (NaN-aware) or within NUMPY_RTOL by their level; not compared
 where cuPyNumeric itself may differ from NumPy (integer overflow, casts of NaN..., a result

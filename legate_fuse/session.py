@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import atexit
+import json
 import logging
 import sys
 from collections.abc import Sequence
@@ -235,7 +236,10 @@ class Session:
 
     def at_exit(self) -> None:
         self.flush("exit")
-        if self.config.stats:
+        if self.config.stats == "json":
+            print(f"legate-fuse statistics {json.dumps(self.report())}", file=sys.stderr,
+                  flush=True)
+        elif self.config.stats:
             print(format_stats(self.report()), file=sys.stderr, flush=True)
 
 

@@ -70,6 +70,15 @@ class Setting(Generic[T]):
         return f"{SETTINGS_DOC}#{self.name.lower()}"
 
 
+def parse_stats(name: str, raw: str) -> str:
+    """'' (no statistics at exit), 'text' or 'json'."""
+    found = {"0": "", "1": "text", "json": "json"}.get(raw.lower())
+    if found is None:
+        raise SettingError(f"{name}={raw!r} is not understood; accepted values: 0 (off), "
+                           "1 (a readable block), json (one line of JSON)")
+    return found
+
+
 def parse_switch(name: str, raw: str) -> bool:
     if raw == "1":
         return True
@@ -146,9 +155,11 @@ class Config:
         "Most tasks held back before the window is flushed (an integer >= 1). Larger windows "
         "give longer fused groups; held tasks keep the arrays they write alive.",
     )
-    stats: bool = setting(
-        "LEGATE_FUSE_STATS", False, parse_switch,
-        "1 prints the fusion statistics when the program exits.",
+    stats: str = setting(
+        "LEGATE_FUSE_STATS", "", parse_stats,
+        "1 prints the fusion statistics when the program exits; json prints them as one "
+        "line, 'legate-fuse statistics' and a JSON object, for scripts.",
+        shown_default="0",
     )
     profile: bool = setting(
         "LEGATE_FUSE_PROFILE", False, parse_switch,

@@ -62,6 +62,16 @@ def test_stats_block_at_exit_and_exit_flush() -> None:
     assert "exit" in result.stderr.split("window flushes", 1)[1]
 
 
+def test_stats_as_json_at_exit() -> None:
+    result = run([sys.executable, "-c", STATS_PROGRAM], LEGATE_FUSE="1", LEGATE_FUSE_STATS="json")
+    assert result.returncode == 0, result.stderr[-3000:]
+    (line,) = [ln for ln in result.stderr.splitlines()
+               if ln.startswith("legate-fuse statistics {")]
+    report = json.loads(line.removeprefix("legate-fuse statistics "))
+    assert report["mode"] == "fusing" and report["fused_launches"] >= 1
+    assert report["flushes"]["exit"] == 1 and "fusing" in report["mode_seconds"]
+
+
 def test_legate_launcher_activates_fusion() -> None:
     bin_dir = Path(sys.executable).parent
     launcher = bin_dir / "legate"

@@ -15,7 +15,7 @@ from legate_fuse.settings import SettingError
 def test_defaults_when_nothing_is_set() -> None:
     config = settings.load({})
     assert (config.enabled, config.window_size, config.stats, config.log_level) == (
-        False, 256, False, "warning")
+        False, 256, "", "warning")
     assert config.c_compiler == "cc" and config.cache_dir.endswith("legate-fuse")
 
 
@@ -53,7 +53,8 @@ def other_value(setting: settings.Setting[Any]) -> str:
         return "0" if default else "1"
     if isinstance(default, int):
         return str(default + 1)
-    return {"LEGATE_FUSE_LOG_LEVEL": "debug", "LEGATE_FUSE_LOG": "plan"}.get(setting.name, "x")
+    return {"LEGATE_FUSE_LOG_LEVEL": "debug", "LEGATE_FUSE_LOG": "plan",
+            "LEGATE_FUSE_STATS": "1"}.get(setting.name, "x")
 
 
 def test_load_reads_every_setting_into_its_field() -> None:
@@ -133,3 +134,14 @@ def test_step_aside_is_a_count() -> None:
     for raw in ("-1", "many", "2.5"):
         with pytest.raises(SettingError, match=r"LEGATE_FUSE_STEP_ASIDE=.*integer >= 0"):
             settings.load({"LEGATE_FUSE_STEP_ASIDE": raw})
+
+
+@pytest.mark.parametrize(("raw", "expected"),
+                         [("0", ""), ("1", "text"), ("json", "json"), ("JSON", "json")])
+def test_statistics_at_exit_off_readable_or_json(raw: str, expected: str) -> None:
+    assert settings.load({"LEGATE_FUSE_STATS": raw}).stats == expected
+
+
+def test_unknown_statistics_value_names_accepted_values() -> None:
+    with pytest.raises(SettingError, match="json"):
+        settings.load({"LEGATE_FUSE_STATS": "yaml"})

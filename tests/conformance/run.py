@@ -56,11 +56,9 @@ def run_file(suite: Path, name: str, fused: bool, timeout: float, python: str) -
     env.pop("LEGATE_FUSE", None)
     if fused:
         env["LEGATE_FUSE"] = "1"
-        # Every window fused unless the caller says otherwise: measured, a file whose tests
-        # read values back every few operations would run much of itself unfused once fusion
-        # is found not to pay (mode/payoff.py), and test less of the fusion.
-        # LEGATE_FUSE_PAYOFF=1 in the caller's environment tests the switching instead.
-        env.setdefault("LEGATE_FUSE_PAYOFF", "0")
+        # The settings users run (the caller's LEGATE_FUSE_* variables, if any, pass through:
+        # LEGATE_FUSE_PAYOFF=0 fuses every window, where by default a file whose tests read
+        # values back every few operations runs part of itself unfused, as measured).
     env["LEGATE_CONFIG"] = LEGATE_CONFIG
     env["LEGATE_AUTO_CONFIG"] = "0"
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE), env.get("PYTHONPATH")]))

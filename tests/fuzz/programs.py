@@ -11,7 +11,10 @@ Each later statement is a tuple `(kind, ...)`, drawn by one strategy function pe
 `run_binary`, ...). Statements name arrays of the pool; an operand may also be a Python scalar.
 Any statement works with any arrays: an operand whose shape does not fit is reshaped, sliced or
 broadcast to fit (`fit`), which exercises views too. A statement that raises (a dtype the
-operation refuses...) records the exception's type and the program goes on.
+operation refuses...) records the exception's type and the program goes on. Most programs also
+hold, somewhere among those random statements, a run of element-wise statements chosen for the
+dtypes and shapes of the pool at that point (`_element_wise_run`): work the plugin must fuse,
+which `expects_fusion` recognises in any program (at the end of this file).
 
 What the statements reach: element-wise operations of every dtype (with integer overflow,
 division by zero, NaN and infinity), Python scalars, augmented assignment on arrays and on

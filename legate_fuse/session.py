@@ -85,12 +85,15 @@ class Session:
         wrapped (starting -> fusing), every function given one of Legate's tasks returned
         (resuming -> fusing)."""
         mode = self.mode.mode
-        if mode is Mode.STARTING or import_hooks.awaiting():
+        if mode is Mode.STARTING or self._read_points_pending or import_hooks.awaiting():
             import_hooks.poll()
             self.install_read_points()
-            if not self._read_points_pending and not import_hooks.awaiting():
+            if self._read_points_pending or import_hooks.awaiting():
+                return  # (resuming too: a held task could be read stale)
+            if mode is Mode.STARTING:
                 self.mode.fire("hooks_ready", "every hook installed")
-        elif mode is Mode.RESUMING and not self.direct_tasks.being_built():
+                return
+        if mode is Mode.RESUMING and not self.direct_tasks.being_built():
             self.mode.fire("frames_returned")
 
     def flush(self, reason: str) -> None:

@@ -103,3 +103,45 @@ def test_an_untested_version_warns_and_fuses() -> None:
     assert len(warnings) == 1 and "legate" in warnings[0] and "not tested" in warnings[0]
     stats = report["stats"]
     assert isinstance(stats, dict) and stats["mode"] == "fusing" and stats["fused_launches"] >= 1
+
+
+# Counts the calls of functions of the plugin's own modules while a loop of cuPyNumeric
+# operations runs: fusion off must leave none on the path of a task.
+PLUGIN_CALLS = """
+import os
+import sys
+{prepare}
+import cupynumeric as np
+a = np.arange(1000, dtype=np.float64)
+calls = []
+package = os.sep + "legate_fuse" + os.sep
+
+def count(frame, event, arg):
+    if event == "call" and package in frame.f_code.co_filename:
+        calls.append(frame.f_code.co_name)
+
+sys.setprofile(count)
+for _ in range(20):
+    a = np.cumsum(np.clip(a * 0.5 + 1.0, -2.0, 2.0)) / 1000.0
+total = float(a.sum())
+sys.setprofile(None)
+print(len(calls), sorted(set(calls))[:10])
+"""
+
+
+def test_fusion_off_runs_no_code_of_the_plugin_per_task() -> None:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("LEGATE_FUSE")}
+    kill = ("from legate_fuse.capture import compat\n"
+            "compat.OTHER_NAMES += (('legate.core', None, '__gone__'),)\n")
+    for label, prepare, extra in (("unset", "", {}), ("zero", "", {"LEGATE_FUSE": "0"}),
+                                  ("killed", kill, {"LEGATE_FUSE": "1"}),
+                                  ("on", "", {"LEGATE_FUSE": "1"})):
+        result = subprocess.run([sys.executable, "-c", PLUGIN_CALLS.format(prepare=prepare)],
+                                capture_output=True, text=True, env={**environ, **extra},
+                                timeout=300)
+        assert result.returncode == 0, result.stderr[-3000:]
+        calls = int(result.stdout.split()[0])
+        if label == "on":
+            assert calls > 100, result.stdout  # the count sees the plugin when it is there
+        else:
+            assert calls == 0, f"{label}: {result.stdout}"

@@ -515,6 +515,12 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/integration/test_kill_switches.py::"
          "test_store_descriptions_it_cannot_read_turn_fusion_off_before_any_task",),
         "a store description format the planner cannot read turns fusion off at start"),
+    Mutation(
+        "off-imports-nothing", "legate_fuse/__init__.py",
+        '__version__ = "0.1.0"\n',
+        '__version__ = "0.1.0"\nfrom legate_fuse import api as _api  # noqa: E402, F401\n',
+        ("tests/unit/test_layout.py::test_the_startup_module_imports_nothing_of_the_package",),
+        "with fusion off, start-up imports nothing of the package but _autoload.py"),
 )
 
 

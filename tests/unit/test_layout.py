@@ -5,6 +5,9 @@ a screen."""
 from __future__ import annotations
 
 import ast
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "legate_fuse"
@@ -83,3 +86,24 @@ def test_functions_are_short() -> None:
                 if lines > MAX_FUNCTION_LINES:
                     long.append(f"{module_name(path)}.{node.name}: {lines} lines")
     assert long == []
+
+
+def test_the_capture_does_not_import_later_stages() -> None:
+    """Data flows from the capture to the window, the plan and the backend: the capture
+    imports none of them (what it records is capture/task_record.py's)."""
+    later = ("legate_fuse.window", "legate_fuse.plan", "legate_fuse.backend")
+    found = {(module, target) for module, targets in import_graph().items()
+             if module.startswith("legate_fuse.capture") for target in targets
+             if target.startswith(later)}
+    assert found == set()
+
+
+def test_the_startup_module_imports_nothing_of_the_package() -> None:
+    """Every process of the environment imports the package and _autoload.py at start-up
+    (legate_fuse.pth): with fusion off, nothing else of the package may load."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("LEGATE_FUSE")}
+    program = ("import sys, legate_fuse._autoload\n"
+               "print(sorted(m for m in sys.modules if m.startswith('legate_fuse')))")
+    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                            env=environ, timeout=60, check=True)
+    assert result.stdout.strip() == "['legate_fuse', 'legate_fuse._autoload']"

@@ -3,7 +3,7 @@ their tiny sizes, each run through its command line with fusion off and on: the 
 plugin warns of nothing, and a program with element-wise chains fuses some of them.
 
 The plugin runs at its default settings here: every LEGATE_FUSE_* variable of the test process
-(this folder's conftest sets LEGATE_FUSE_PAYOFF=0) is kept from the programs. Two runs of about
+(whatever the caller set) is kept from the programs. Two runs of about
 2 s each per program: 130 to 195 s on a 2-core machine shared with other work (load average 3
 to 5) (`pytest -m examples`).
 """

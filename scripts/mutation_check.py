@@ -114,8 +114,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a held task that writes memory NumPy owns is flushed at once (submit_auto_task)"),
     Mutation(
         "direct-tasks-resume", "legate_fuse/session.py",
-        "        elif mode is Mode.RESUMING and not self.direct_tasks.being_built():\n",
-        "        elif mode is Mode.RESUMING:\n",
+        "        if mode is Mode.RESUMING and not self.direct_tasks.being_built():\n",
+        "        if mode is Mode.RESUMING:\n",
         (f"{SWITCHING}::test_fusion_resumes_only_once_no_task_without_a_proxy_is_being_built",),
         "fusion resumes only when no task handed out without a proxy is being built"),
     Mutation(

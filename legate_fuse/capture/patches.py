@@ -38,13 +38,9 @@ class Patches:
         """`stand_in` was handed out in place of `original` (a runtime proxy for the runtime)."""
         self._stand_ins[id(stand_in)] = (stand_in, original)
 
-    @property
-    def applied(self) -> int:
-        return len(self._applied)
-
-    def undo(self) -> int:
-        """Restores every original; returns how many references outside the patched attributes
-        were swapped back."""
+    def undo(self) -> None:
+        """Restores every original, and swaps back every reference to a replacement or a
+        stand-in found in a module's namespace."""
         originals = dict(self._stand_ins)
         for owner, attribute, original, replacement in reversed(self._applied):
             originals[id(replacement)] = (replacement, original)
@@ -54,7 +50,6 @@ class Patches:
                 setattr(owner, attribute, original)
         self._applied.clear()
         self._stand_ins.clear()
-        swapped = 0
         for module in list(sys.modules.values()):
             namespace = getattr(module, "__dict__", None)
             if not isinstance(namespace, dict):
@@ -63,8 +58,6 @@ class Patches:
                 entry = originals.get(id(value))
                 if entry is not None and entry[0] is value:
                     namespace[name] = entry[1]
-                    swapped += 1
-        return swapped
 
 
 # The process's one record (the plugin patches each name once per process).

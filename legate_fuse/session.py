@@ -20,6 +20,7 @@ from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.capture.patches import PATCHES
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.counters import Stats, format_stats
+from legate_fuse.logs import configure_logging
 from legate_fuse.mode.machine import Mode, ModeMachine
 from legate_fuse.mode.payoff import PayoffTuner
 from legate_fuse.mode.step_aside import StepAside
@@ -28,6 +29,10 @@ from legate_fuse.window.holding import Window, execute_in_order
 from legate_fuse.window.liveness import ArrayTracker, reference_counts_as_assumed, root_key
 
 logger = logging.getLogger("legate_fuse")
+
+# Flushes where the program then waits for every task submitted so far: a value read back, a
+# task that may throw (Legate blocks on it). Whether fusion pays is measured between them.
+WAITS = frozenset({"read", "blocking_task"})
 
 
 class Session:
@@ -56,6 +61,8 @@ class Session:
                                     self.tracker, self.payoff, self.mode)
         self.runtime_proxy: Any = None
         self._read_points_pending = True
+        # Waited at a task that may throw (seen only through its proxy: then every task has one).
+        self.waits_at_tasks = False
 
     # -- called by the proxies ----------------------------------------------------------------
     @property
@@ -100,14 +107,16 @@ class Session:
     def flush(self, reason: str) -> None:
         if self.window.tasks:
             self.window.flush(reason)
-        if reason != "read" or self.mode.mode in (Mode.OFF, Mode.DISABLED):
+        if reason not in WAITS or self.mode.mode in (Mode.OFF, Mode.DISABLED):
             return
+        if reason == "blocking_task":
+            self.waits_at_tasks = True
         pays, settled = True, False
         if self.payoff is not None:  # after the held tasks ran
             pays, settled = self.payoff.at_read(self.stats), self.payoff.settled
             why = ("measured" if settled else "measuring") + (" fused" if pays else " unfused")
             self.mode.fire("fusion_pays" if pays else "fusion_does_not_pay", why)
-        self.step_aside.at_read(pays, settled)
+        self.step_aside.at_read(pays, settled, may_hide_tasks=not self.waits_at_tasks)
 
     def execute_window(self, records: Sequence[TaskRecord]) -> None:
         """Plans the flushed window and runs it, fused; whatever fails inside the plugin, every
@@ -266,21 +275,12 @@ def current() -> Session | None:
     return _session
 
 
-def _configure_logging(level: str) -> None:
-    if not logger.handlers:
-        handler = logging.StreamHandler()
-        handler.setFormatter(logging.Formatter("legate-fuse: %(levelname)s: %(message)s"))
-        logger.addHandler(handler)
-        logger.propagate = False
-    logger.setLevel(level.upper())
-
-
 def start(config: settings.Config) -> Session:
     """Starts the process's session (legate_fuse.api: enable, enable_from_environment)."""
     global _session
     session = Session(config)
     _session = session
-    _configure_logging(config.log_level)
+    configure_logging(config.log_level)
     untested = compat.untested_versions()
     if untested:
         logger.warning("versions not tested with legate-fuse: %s; fusing, and checking every "

@@ -169,13 +169,14 @@ class Config:
     sites: bool = setting(
         "LEGATE_FUSE_SITES", True, parse_switch,
         "1 builds at once, as cuPyNumeric does, the tasks of a program line whose tasks of that "
-        "kind were not lifted (a clip, complex data); 0 records every task of a kind the "
-        "lifting knows.",
+        "kind were not fused (a clip, complex data, each copy of a concatenate); 0 records "
+        "every task of a kind the lifting knows.",
     )
     payoff: bool = setting(
         "LEGATE_FUSE_PAYOFF", True, parse_switch,
-        "1 measures now and then, in a program that reads values back, whether fusion saves it "
-        "time, and runs unfused while it does not; 0 always fuses.",
+        "1 measures now and then, in a program that reads values back (or waits at a task "
+        "that may throw), whether fusion saves it time, and runs unfused while it does not; 0 "
+        "always fuses.",
     )
     step_aside: int = setting(
         "LEGATE_FUSE_STEP_ASIDE", 256, integer_at_least(0, "not understood"),

@@ -431,10 +431,37 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the tasks created in a Legate trace are issued before it ends"),
     Mutation(
         "site-built-at-once", "legate_fuse/capture/call_sites.py",
-        "        if state is None or state[0] == 0:\n            return False\n",
+        "        if state is None or state[0] == 0 or (state[2] and not nothing_held):\n"
+        "            return False\n",
         "        return False\n",
         ("tests/integration/test_call_sites.py::test_a_clip_in_a_loop_is_built_at_once",),
         "the tasks of a call site whose tasks are not lifted are built at once"),
+    Mutation(
+        "site-alone-built-at-once", "legate_fuse/plan/planner.py",
+        "Outcome.FUSED if number in fused else Outcome.ALONE)",
+        "Outcome.FUSED)",
+        ("tests/integration/test_call_sites.py::"
+         "test_tasks_every_plan_runs_alone_are_built_at_once_where_nothing_is_held",),
+        "the tasks of a call site that every plan runs alone are built at once"),
+    Mutation(
+        "site-alone-waits-for-an-empty-window", "legate_fuse/capture/call_sites.py",
+        " or (state[2] and not nothing_held):\n",
+        ":\n",
+        ("tests/unit/test_call_sites.py::"
+         "test_a_site_run_alone_is_built_at_once_only_when_nothing_is_held",),
+        "a lifted task run alone is built at once only where it cuts no window"),
+    Mutation(
+        "blocking-task-is-a-wait", "legate_fuse/capture/task_proxy.py",
+        "        if self._blocks:  # the program waits here for every task so far, as at a read\n",
+        "        if False:\n",
+        ("tests/integration/test_blocking_tasks.py",),
+        "whether fusion pays is measured where the program waits at a task that may throw"),
+    Mutation(
+        "waits-at-tasks-keep-proxies", "legate_fuse/capture/proxies.py",
+        "if session.window.tasks or session.waits_at_tasks or not builds_in_one_call(caller):",
+        "if session.window.tasks or not builds_in_one_call(caller):",
+        ("tests/integration/test_blocking_tasks.py",),
+        "a program that waits at tasks keeps the proxies that see those waits, unfused too"),
     Mutation(
         "site-lifted-sticky", "legate_fuse/capture/call_sites.py",
         "            if site is not None:\n                self._sites[site] = None\n",

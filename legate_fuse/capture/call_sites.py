@@ -1,29 +1,39 @@
-"""Call sites whose tasks are never lifted: their next tasks are built at once, not recorded.
+"""Call sites whose tasks gain nothing from being recorded: their next tasks are built at once.
 
 A task of a kind the lifting knows is recorded and built only if it runs unfused
 (lazy_task.py). Recording it, then building it by replaying the calls, costs the program tens of
-microseconds more than building it at once; that is repaid only when the task is lifted. Some
-never are: a clip (its bounds are run-time values, which kernels do not take), an operation on
-complex data. A line of the program issues the same operations each time it runs, so the plugin
-remembers, per call site and task kind, whether its tasks were lifted:
+microseconds more than building it at once; that is repaid only when the task is fused. Some
+tasks never are:
+
+- not lifted: a clip (its bounds are run-time values, which kernels do not take), an operation
+  on complex data;
+- lifted but alone: a task every plan runs by itself, e.g. each copy of a `concatenate` (each
+  writes another slice of the result), or an operation that divides by a reduction just held.
+
+A line of the program issues the same operations each time it runs, so the plugin remembers,
+per call site and task kind, what became of its tasks:
 
 - a site is the program's instruction that called into cuPyNumeric (the first frame outside
   Legate, cuPyNumeric and this plugin: its code object and instruction offset), with the
   library and task id of the task; one call that issues several tasks has one site per kind;
-- once a task of a site is lifted, the site's tasks are always recorded;
-- while none is, each task of the site that is not lifted builds the next ones at once: 1, then
-  2, 4, ... up to `LONGEST_RUN` tasks, after which one is recorded again to see whether it still
-  is not lifted (a helper called first on complex, then on float data, is lifted again after at
-  most `LONGEST_RUN` tasks built at once).
+- once a task of a site is fused (or dropped as dead), the site's tasks are always recorded;
+- while none is, each recorded task of the site that is not fused builds the next ones at
+  once: 1, then 2, 4, ... up to `LONGEST_RUN` tasks, after which one is recorded again to see
+  whether it still is not fused (a helper called first on complex, then on float data, is
+  recorded again after at most `LONGEST_RUN` tasks built at once);
+- a site whose tasks were lifted but alone is built at once only when nothing is held: a task
+  built at once runs what is held first (proxies.py), which would cut the window where it is
+  created; at the start of a window, nothing is cut.
 
 Finding the site reads two of the caller's frames at a remembered depth (about a microsecond),
-so it is done only for task kinds of which a task was not lifted: a program whose tasks all
-lift pays nothing for this. Whether a lifted task is fused is not learned (see `note`). Turned
-off by LEGATE_FUSE_SITES=0: every task of a kind the lifting knows is recorded.
+so it is done only for task kinds of which a task was not fused: a program whose tasks all
+fuse pays nothing for this. Turned off by LEGATE_FUSE_SITES=0: every task of a kind the
+lifting knows is recorded.
 """
 
 from __future__ import annotations
 
+import enum
 import sys
 from types import CodeType, FrameType
 from typing import Any
@@ -40,6 +50,14 @@ LIBRARY_PACKAGES = frozenset({"legate", "cupynumeric", "legate_fuse"})
 Site = tuple[int, int, str, int]  # id(code), instruction offset, library, task id
 
 
+class Outcome(enum.Enum):
+    """What became of a recorded task, as its window ran."""
+
+    NOT_LIFTED = "not lifted"
+    ALONE = "lifted, run alone"
+    FUSED = "fused"  # or dropped: nothing observed its result
+
+
 class _LibraryModules(dict[Any, bool]):
     """Module name -> whether it is Legate's, cuPyNumeric's or this plugin's. A name seen
     before costs a dictionary lookup, without a call (the common case: `__missing__` runs once
@@ -54,9 +72,10 @@ class CallSites:
     def __init__(self, stats: Stats, enabled: bool = True) -> None:
         self.stats = stats
         self.enabled = enabled
-        # (library, task id) of which a task was not lifted: only their sites are looked up.
+        # (library, task id) of which a task was not fused: only their sites are looked up.
         self.watched: set[tuple[str, int]] = set()
-        # Site -> [tasks still to build at once, length of the last run]; None once lifted.
+        # Site -> [tasks still to build at once, length of the last run, 1 if its last task
+        # recorded was lifted (built at once only when nothing is held)]; None once fused.
         self._sites: dict[Site, list[int] | None] = {}
         # Which frames run a library's code, by the name of their module (frame.f_globals).
         self._in_library = _LibraryModules()
@@ -113,40 +132,42 @@ class CallSites:
             depths.append(depth)
             depths.sort()
 
-    def build_at_once(self, site: Site | None) -> bool:
-        """Whether the task created at `site` is to be built at once (counts it)."""
+    def build_at_once(self, site: Site | None, nothing_held: bool) -> bool:
+        """Whether the task created at `site` is to be built at once (counts it);
+        `nothing_held`: whether the window is empty."""
         state = self._sites.get(site) if site is not None else None
-        if state is None or state[0] == 0:
+        if state is None or state[0] == 0 or (state[2] and not nothing_held):
             return False
         state[0] -= 1
         self.stats.tasks_built_at_once += 1
         return True
 
-    def note(self, library_name: str, task_id: int, site: Site | None, lifted: bool) -> None:
-        """A recorded task of `site` was lifted, or not (planned as opaque, or given a call
-        that made it be built while it was recorded). Whether a lifted task is fused is not
-        asked: that depends on the tasks around it, and a site built at once changes those of
-        its neighbours (the window is flushed where it is created)."""
+    def note(self, library_name: str, task_id: int, site: Site | None,
+             outcome: Outcome) -> None:
+        """What became of a recorded task of `site`: not lifted (planned as opaque, or given a
+        call that made it be built while it was recorded), lifted but run alone, or fused."""
         if not self.enabled:
             return
-        if lifted:
+        if outcome is Outcome.FUSED:
             if site is not None:
                 self._sites[site] = None
             return
         self.watched.add((library_name, task_id))
         if site is None:
             return
+        lifted = int(outcome is Outcome.ALONE)
         if site not in self._sites:
             if len(self._sites) >= MOST_SITES:
                 self._sites.clear()
-            self._sites[site] = [1, 1]
+            self._sites[site] = [1, 1, lifted]
             return
         state = self._sites[site]
-        if state is not None:  # a run of tasks built at once ended with one not lifted
+        if state is not None:  # a run of tasks built at once ended with one not fused
             state[1] = min(2 * state[1], LONGEST_RUN)
             state[0] = state[1]
+            state[2] = lifted
 
     def state(self, site: Site) -> Any:
-        """What is known of `site` (for tests): None once lifted, else [to build at once,
-        length of the last run]; KeyError if nothing."""
+        """What is known of `site` (for tests): None once fused, else [to build at once,
+        length of the last run, whether lifted]; KeyError if nothing."""
         return self._sites[site]

@@ -23,6 +23,7 @@ from typing import Any
 from legate.core import LogicalStore, Scalar
 
 from legate_fuse.capture import compat
+from legate_fuse.capture.call_sites import Outcome
 from legate_fuse.capture.pending import (
     ORIGINAL_CONSTRAINTS,
     PendingConstraint,
@@ -208,7 +209,7 @@ class LazyAutoTask:
             record = self._record
             # Given a call the lifting does not understand: this task is not lifted.
             self._session.call_sites.note(record.library_name, record.task_id, record.site,
-                                          lifted=False)
+                                          Outcome.NOT_LIFTED)
             runtime, library = self._session.runtime_proxy, self._library
             self._built, self.variables = replay(
                 self._record, self._provenance,

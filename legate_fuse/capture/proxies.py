@@ -108,7 +108,7 @@ class RuntimeProxy:
                 if sites.watched and (name, task_id) in sites.watched:
                     # A kind some task of which was not lifted: is this one's site such?
                     site = sites.site_of_caller(name, int(task_id))
-                if site is None or not sites.build_at_once(site):
+                if site is None or not sites.build_at_once(site, not session.window.tasks):
                     return self._lazy_task(library, task_id, lazy_ids[task_id], site)
             aside = session.step_aside
             aside.run += 1
@@ -149,10 +149,11 @@ class RuntimeProxy:
     def _hand_over_unfused(self, caller: FrameType) -> bool:
         """A task while fusion does not pay: nothing is held, it runs as built. Whether it goes
         to cuPyNumeric as Legate's own task (direct_tasks.py), not behind a proxy: only when
-        nothing is held and the caller is cuPyNumeric."""
+        nothing is held, the caller is cuPyNumeric, and the program's waits are not at tasks
+        that may throw (those are seen only through a proxy)."""
         session = self._session
         session.stats.tasks_unfused_by_payoff += 1
-        if session.window.tasks or not builds_in_one_call(caller):
+        if session.window.tasks or session.waits_at_tasks or not builds_in_one_call(caller):
             return False
         session.stats.tasks_seen += 1  # counted when built: its submission is not seen
         session.direct_tasks.handed_to(caller)

@@ -32,6 +32,7 @@ class Session(Protocol):
     mode: ModeMachine  # whether tasks are recorded, held, handed over unfused
     direct_tasks: DirectTasks  # the functions given a task without a proxy while unfused
     step_aside: StepAside  # counts the tasks built at once in a row
+    waits_at_tasks: bool  # the program waited at a task that may throw
 
     def submit_auto_task(self, record: TaskRecord) -> None: ...
 
@@ -51,12 +52,13 @@ class AutoTaskProxy:
     # The calls every task is built with are the task's own bound methods, set on the proxy:
     # found at once and run without a Python frame of the plugin's (a method forwarding them
     # measured about a microsecond a call on a 2-core machine busy with Legate's workers).
-    __slots__ = ("_session", "_task", "add_constraint", "add_input", "add_output",
+    __slots__ = ("_blocks", "_session", "_task", "add_constraint", "add_input", "add_output",
                  "add_reduction", "add_scalar_arg")
 
     def __init__(self, task: Any, session: Session) -> None:
         self._task = task
         self._session = session
+        self._blocks = False
         self.add_input = task.add_input
         self.add_output = task.add_output
         self.add_reduction = task.add_reduction
@@ -72,7 +74,9 @@ class AutoTaskProxy:
         task to be built at once is created, see RuntimeProxy.create_eager_task)."""
         session = self._session
         session.stats.tasks_seen += 1
-        if session.window.tasks:
+        if self._blocks:  # the program waits here for every task so far, as at a read
+            session.flush("blocking_task")
+        elif session.window.tasks:
             session.flush("opaque_task")
         if not session.clock.enabled:  # the common case, without a context manager
             self._task.execute()
@@ -80,8 +84,27 @@ class AutoTaskProxy:
         with session.clock.stage("run_unfused"):
             self._task.execute()
 
+    def throws_exception(self, exception_type: type) -> None:
+        self._task.throws_exception(exception_type)
+        # Legate blocks on a task that may throw until it completes, unless the scope defers
+        # or ignores exceptions (an advanced-indexing gather that checks its bounds does).
+        self._blocks = exceptions_are_immediate()
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._task, name)
+
+
+def exceptions_are_immediate() -> bool:
+    """Whether the current scope handles task exceptions at once (Legate's default), so that
+    submitting a task that may throw waits for it; False when that cannot be told."""
+    from legate_fuse.capture.scopes import legate_scope
+
+    try:
+        from legate.core import ExceptionMode
+
+        return bool(legate_scope().exception_mode() == ExceptionMode.IMMEDIATE)
+    except Exception:  # an older or newer Legate: no measurement point here, nothing else
+        return False
 
 
 class ManualTaskProxy:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from legate_fuse import _core
-from legate_fuse.capture.call_sites import CallSites
+from legate_fuse.capture.call_sites import CallSites, Outcome
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.counters import Stats
 from legate_fuse.lift import READ, WRITE, LiftedArg, LiftedTask, lift, task_name
@@ -53,7 +53,8 @@ class Planner:
     def __init__(self, stats: Stats, tracker: ArrayTracker, log_plans: bool = False,
                  clock: StageClock | None = None, call_sites: CallSites | None = None) -> None:
         self.stats = stats
-        # Told whether each record lifted, so that sites whose tasks never do are not recorded.
+        # Told what became of each record, so that sites whose tasks never fuse are not
+        # recorded.
         self.call_sites = call_sites or CallSites(stats, enabled=False)
         self.clock = clock or StageClock(stats.stage_seconds, enabled=False)
         self.tracker = tracker
@@ -83,10 +84,31 @@ class Planner:
         return record.lifted[0]
 
     def _note_site(self, record: TaskRecord, lifted: bool) -> None:
-        """Tells the call sites whether the record lifted, once per record."""
-        if not lifted or record.site is not None:
+        """Tells the call sites of a record that did not lift, once per record (one that did
+        is told whether it fused when its window is planned: _note_planned_sites)."""
+        if not lifted:
             self.call_sites.note(record.library_name, record.task_id, record.site,
-                                 lifted=lifted)
+                                 Outcome.NOT_LIFTED)
+            record.site = None
+
+    def _note_planned_sites(self, records: Sequence[TaskRecord],
+                            steps: Sequence[Step] = ()) -> None:
+        """Tells the call sites whether each lifted record of a planned window was fused
+        (none was when the window was not worth planning). A record has a site only when its
+        kind is watched; one of a kind not watched yet that was not fused makes it watched."""
+        sites = self.call_sites
+        fused: set[int] = set()
+        for step in steps:
+            fused.update(step.dead_tasks)
+            if step.kind == "fused" and step.kernel is not None:
+                fused.update(step.tasks)
+        for number, record in enumerate(records):
+            site = record.site
+            if site is None and (number in fused or not record.lazy
+                                 or (record.library_name, record.task_id) in sites.watched):
+                continue  # nothing to learn
+            sites.note(record.library_name, record.task_id, site,
+                       Outcome.FUSED if number in fused else Outcome.ALONE)
             record.site = None
 
     def choose_cut(self, records: Sequence[TaskRecord], earliest: int) -> int:
@@ -111,6 +133,8 @@ class Planner:
         cut_window, self._cut_window = self._cut_window, None
         window = self._encoding_of([*records, *later], cut_window, len(records))
         if window is None:
+            if self.call_sites.enabled:
+                self._note_planned_sites(records)
             return None
         with self.clock.stage("analysis"):
             plan, hit = self.analyzer.analyze(window.descriptions, window.live,
@@ -118,6 +142,8 @@ class Planner:
                                               live_roots=window.live_roots)
             labels = window.encoding.labels[:len(records)]
             steps = self.steps.of(plan, labels, len(records))
+        if self.call_sites.enabled:
+            self._note_planned_sites(records, steps)
         self.stats.windows_planned += 1
         self.stats.plan_cache_hits += int(hit)
         planned = PlannedWindow(records, labels, window.stores, window.descriptions, plan, steps,

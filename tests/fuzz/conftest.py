@@ -39,6 +39,7 @@ def as_in_a_new_process() -> None:
     payoff = session.payoff
     if payoff is not None:
         type(payoff).__init__(payoff, payoff.settings, payoff.clock, payoff.cpu_clock)
+    session.waits_at_tasks = False
     sites = session.call_sites
     type(sites).__init__(sites, sites.stats, sites.enabled)
     legate_fuse.enable()

@@ -35,12 +35,18 @@ def session() -> Iterator[fusion_session.Session]:
 
 def measuring_afresh(current: fusion_session.Session) -> None:
     """The payoff tuner as a new process starts with it, in its warm-up (it fuses through its
-    first reads): each test stands for a program of its own. One tuner measuring the hundreds
-    of reads of all the tests would rightly run some tests' windows unfused. (Started afresh
-    in place, with its settings: stepping aside holds it too.)"""
+    first reads), and the call sites unknown: each test stands for a program of its own. One
+    tuner measuring the hundreds of reads of all the tests would rightly run some tests'
+    windows unfused. (Started afresh in place, with its settings: stepping aside holds it
+    too.)"""
     payoff = current.payoff
     if payoff is not None:
         type(payoff).__init__(payoff, payoff.settings, payoff.clock, payoff.cpu_clock)
+    current.waits_at_tasks = False
+    # What was learned of call sites too: helpers shared by tests (tasks built by hand) have one
+    # site, whose tasks one test runs alone and the next expects recorded.
+    sites = current.call_sites
+    type(sites).__init__(sites, sites.stats, sites.enabled)
 
 
 def fusing(current: fusion_session.Session) -> None:

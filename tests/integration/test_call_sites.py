@@ -45,3 +45,26 @@ def test_a_site_whose_tasks_lift_again_is_recorded_again(session: Session) -> No
     # recorded and lifted: never after; from then on every float iteration fuses its two tasks.
     assert built_at_once[19] == built_at_once[-1]
     assert fused[-1] - fused[19] >= 2 * 10
+
+
+# Every window fused: the tuner would rightly run some of these small windows unfused.
+@pytest.mark.usefixtures("always_fuse")
+def test_tasks_every_plan_runs_alone_are_built_at_once_where_nothing_is_held(
+        session: Session) -> None:
+    # Each copy of a concatenate writes another slice of the result: every plan runs it alone.
+    # The copies are created with nothing held (the matrix product before them runs what was
+    # held); the absolute value and the maximum after them fuse.
+    values = numpy.linspace(-1.0, 1.0, 64)
+    a, expected = num.array(values), values
+    matrix = num.array(numpy.eye(8) * 0.5)
+    stats = session.stats
+    built_at_once, fused = stats.tasks_built_at_once, stats.fused_launches
+    for _ in range(16):
+        joined = num.concatenate([matrix @ a[:8], a[8:]])
+        a = joined / num.abs(joined).max()
+        joined_np = numpy.concatenate([numpy.eye(8) * 0.5 @ expected[:8], expected[8:]])
+        expected = joined_np / numpy.abs(joined_np).max()
+    numpy.testing.assert_array_equal(numpy.asarray(a), expected)
+    assert stats.fused_launches - fused >= 16  # each iteration's absolute value and maximum
+    # Two copies an iteration: 1, 2, 4... of each site's built at once between recorded ones.
+    assert stats.tasks_built_at_once - built_at_once >= 16

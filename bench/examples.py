@@ -8,7 +8,7 @@ Each program of PROGRAMS runs through its own command line, as a user runs it: `
 warm-up run of each (which also fills the kernel cache), then N pairs. For each program it reports
 whether the two agree (the program's own check where it has one, else its printed output minus
 timing lines), the program's own printed time and the process wall time, the off/on ratio of
-each pair (median and range), the fusion statistics of the fused run (LEGATE_FUSE_STATS=1) and
+each pair (median and range), the fusion statistics of the fused run (LEGATE_FUSE_STATS=json) and
 any `legate-fuse: WARNING` line of either run, which fails the program's row.
 
 Writes README.md (machine, command, commit, table), results.md (the table) and results.json (every
@@ -30,10 +30,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ab import summary
 from run import geometric_mean, machine
+
+from legate_fuse.unfused import summary as unfused_summary
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "bench" / "examples" / "cupynumeric-26.06" / "examples"
@@ -196,47 +199,27 @@ DROPPED: dict[str, str] = {
 
 @dataclass
 class FusionStats:
-    """The block the plugin prints to stderr at exit with LEGATE_FUSE_STATS=1, parsed
-    tolerantly, since it gains lines as the plugin does: `name  number` lines as values; the
-    lines indented under one (the window flushes by reason) as its details; every other line
-    (words, or numbers followed by notes) kept as text."""
+    """The statistics the plugin prints to stderr at exit with LEGATE_FUSE_STATS=json: one line,
+    `legate-fuse statistics` and a JSON object (legate_fuse.stats())."""
 
-    values: dict[str, float] = field(default_factory=dict)
-    details: dict[str, dict[str, float]] = field(default_factory=dict)
-    text: list[str] = field(default_factory=list)
+    values: dict[str, Any] = field(default_factory=dict)
 
     def get(self, name: str) -> float | None:
-        return self.values.get(name)
+        value = self.values.get(name)
+        return value if isinstance(value, int | float) else None
 
-
-STATS_LINE = re.compile(r"(?P<name>\S.*?)\s+(?P<number>-?[0-9][0-9,]*(?:\.[0-9]+)?)\s*$")
+    @property
+    def unfused(self) -> dict[str, Any]:
+        """What ran unfused and why, per task kind (legate_fuse/unfused.py)."""
+        return dict(self.values.get("unfused") or {})
 
 
 def parse_stats(stderr: str) -> FusionStats | None:
-    """The last statistics block of `stderr`, or None when there is none."""
-    lines = stderr.splitlines()
-    starts = [i for i, line in enumerate(lines) if line.strip() == STATS_HEADER]
-    if not starts:
+    """The last statistics line of `stderr`, or None when there is none."""
+    lines = [line for line in stderr.splitlines() if line.startswith(STATS_HEADER + " {")]
+    if not lines:
         return None
-    stats = FusionStats()
-    parent = ""
-    for line in lines[starts[-1] + 1:]:
-        if not line[:1].isspace():
-            break  # the block is its indented lines
-        text = line.strip()
-        match = STATS_LINE.fullmatch(text)
-        if len(line) - len(line.lstrip()) <= 2:  # a statistic of its own
-            name = match["name"] if match else re.split(r"\s{2,}", text)[0]
-            parent = re.sub(r"\W+", "_", name).strip("_")
-            if match:
-                stats.values[parent] = float(match["number"].replace(",", ""))
-                continue
-        elif match and parent:  # a detail of the statistic above
-            stats.details.setdefault(parent, {})[match["name"]] = float(
-                match["number"].replace(",", ""))
-            continue
-        stats.text.append(text)
-    return stats
+    return FusionStats(json.loads(lines[-1][len(STATS_HEADER) + 1:]))
 
 
 @dataclass
@@ -270,7 +253,7 @@ def environment(base: Mapping[str, str] | None, mode: str) -> dict[str, str]:
     env = {k: v for k, v in (os.environ if base is None else base).items()
            if k not in CONTROLLED}
     if mode == "on":
-        env.update(LEGATE_FUSE="1", LEGATE_FUSE_STATS="1")
+        env.update(LEGATE_FUSE="1", LEGATE_FUSE_STATS="json")
     return env
 
 
@@ -397,8 +380,8 @@ def table(rows: list[Row]) -> str:
     lines = [
         "| program | agree | off ms (min-max) | on ms (min-max) | off/on (min-max) "
         "| wall off s | wall on s | wall off/on (min-max) | tasks seen | fused launches "
-        "| tasks fused | compared by |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| tasks fused | ran unfused (most) | compared by |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         agree = "yes" if not r.failure else "**FAILED**"
@@ -408,7 +391,7 @@ def table(rows: list[Row]) -> str:
             f"| {median_range(r.wall('off'), '.2f')} | {median_range(r.wall('on'), '.2f')} "
             f"| {median_range(r.wall_ratios(), '.2f')} | {stat_text(r, 'tasks_seen')} "
             f"| {stat_text(r, 'fused_launches')} | {stat_text(r, 'tasks_fused')} "
-            f"| {r.compared} |")
+            f"| {unfused_summary(r.stats.unfused) if r.stats else ''} | {r.compared} |")
     own = [statistics.median(r.own_ratios()) for r in rows if r.own_ratios()]
     wall = [statistics.median(r.wall_ratios()) for r in rows if r.wall_ratios()]
     lines.append("")
@@ -471,8 +454,10 @@ def main() -> None:
         row = rows[-1]
         status = f"FAILED: {row.failure.splitlines()[0]}" if row.failure else "agree"
         ratio = summary(row.own_ratios()) if row.own_ratios() else "no ratio"
+        unfused = unfused_summary(row.stats.unfused) if row.stats else ""
         print(f"{program.name}: {status}; off/on {ratio}; fused launches "
-              f"{stat_text(row, 'fused_launches') or '-'}", flush=True)
+              f"{stat_text(row, 'fused_launches') or '-'}; ran unfused: {unfused or '-'}",
+              flush=True)
     report = table(rows)
     settings = {k: v for k, v in os.environ.items()
                 if k.startswith("LEGATE_FUSE") and k not in CONTROLLED}
@@ -491,7 +476,9 @@ def main() -> None:
         f"{'one warm-up run of each, then ' if warmup else ''}{pairs} pair(s). ms: the "
         "program's own printed time (`Elapsed Time`, or the sum of the microbenchmarks' times "
         "per run), median (min-max); wall: the process's. off/on above 1: faster with fusion. "
-        "Statistics: the last fused run's (LEGATE_FUSE_STATS=1). A `legate-fuse: WARNING` line "
+        "Statistics: the last fused run's (LEGATE_FUSE_STATS=json); ran unfused: the task kinds "
+        "that ran unfused most, how many, and the first reason for each (legate_fuse.stats()). "
+        "A `legate-fuse: WARNING` line "
         "in either run fails the row. Programs with element-wise chains, where the tests "
         "require a fused launch: "
         f"{', '.join(p.name for p in programs if p.fusible) or 'none of these'}.\n\n")

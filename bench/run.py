@@ -28,6 +28,8 @@ import numpy
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ab import compare, run_once
 
+from legate_fuse.unfused import summary as unfused_summary
+
 APPS = Path(__file__).resolve().parent / "apps"
 PEERS = Path(__file__).resolve().parent / "peers.py"
 PEER_APPS = ("black_scholes", "expression")  # the functional ones the other peers express
@@ -134,8 +136,8 @@ def table(rows: list[Row], bandwidth: float) -> str:
     lines = [
         "| application | size | iterations | off s/iter (min-max) | on s/iter (min-max) "
         "| speedup (min-max) | peak RSS off / on MiB | fused launches | temporaries | bandwidth "
-        "| peers s/iter |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| peers s/iter | ran unfused (most) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         fraction = f"{r.bandwidth_fraction:.0%}" if r.bandwidth_fraction is not None else ""
@@ -146,7 +148,8 @@ def table(rows: list[Row], bandwidth: float) -> str:
             f"| {r.on_median:.4g} ({r.on_min:.4g}-{r.on_max:.4g}) "
             f"| {r.ratio_median:.2f}x ({r.ratio_min:.2f}-{r.ratio_max:.2f}) "
             f"| {r.rss_off_mb:.0f} / {r.rss_on_mb:.0f} | {r.fusion.get('fused_launches', '')} "
-            f"| {r.fusion.get('temporaries_eliminated', '')} | {fraction} | {peer} |")
+            f"| {r.fusion.get('temporaries_eliminated', '')} | {fraction} | {peer} "
+            f"| {unfused_summary(r.fusion.get('unfused') or {})} |")
     lines.append("")
     lines.append(f"Measured memory bandwidth (NumPy STREAM triad, one core): "
                  f"{bandwidth / 1e9:.1f} GB/s. Bandwidth: bytes the ideally fused program moves "

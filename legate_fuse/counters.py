@@ -7,6 +7,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from legate_fuse.unfused import format_report
+
 
 @dataclass
 class Stats:
@@ -30,6 +32,8 @@ class Stats:
     # Times the plugin stepped aside, no task held (mode/step_aside.py).
     steps_aside: int = 0
     flushes: Counter[str] = field(default_factory=Counter)
+    # Tasks that ran unfused, by (library, task id, reason): unfused.py reports them.
+    unfused: Counter[tuple[str, int, str]] = field(default_factory=Counter)
     # Seconds per stage (stage_clock.py), with LEGATE_FUSE_PROFILE=1 only.
     stage_seconds: dict[str, float] = field(default_factory=dict)
 
@@ -65,6 +69,8 @@ def format_stats(values: dict[str, Any]) -> str:
                  else value if isinstance(value, str) else f"{value:,}")
         lines.append(f"  {name.replace('_', ' '):<24} {shown}")
     lines.extend(_format_modes(values))
+    lines.extend(format_report(values.get("unfused", {}),
+                               values.get("mode_seconds", {}).get("aside", 0.0)))
     flushes = values.get("flushes", {})
     total = sum(flushes.values())
     lines.append(f"  {'window flushes':<24} {total:,}")

@@ -6,11 +6,10 @@ import atexit
 import json
 import logging
 import sys
-from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from legate_fuse import settings
+from legate_fuse import settings, unfused
 from legate_fuse.capture import compat, flush_points, import_hooks, traces
 from legate_fuse.capture.call_sites import CallSites
 from legate_fuse.capture.direct_tasks import DirectTasks
@@ -25,8 +24,9 @@ from legate_fuse.mode.machine import Mode, ModeMachine
 from legate_fuse.mode.payoff import PayoffTuner
 from legate_fuse.mode.step_aside import StepAside
 from legate_fuse.stage_clock import StageClock
-from legate_fuse.window.holding import Window, execute_in_order
+from legate_fuse.window.holding import Window
 from legate_fuse.window.liveness import ArrayTracker, reference_counts_as_assumed, root_key
+from legate_fuse.window.runner import WindowRunner
 
 logger = logging.getLogger("legate_fuse")
 
@@ -40,15 +40,17 @@ class Session:
         self.config = config
         self.stats = Stats()
         self.clock = StageClock(self.stats.stage_seconds, config.profile)
-        self.window = Window(config.window_size, self.stats, self.execute_window,
-                             self.choose_cut)
         self.tracker = ArrayTracker()
         # Stores over memory the program owns (NumPy buffers): a task writing one runs at once.
         self.external = ExternalMemory(root_key, lambda: set(self.tracker.live_roots()))
         self.packed_futures = PackedFutures(root_key, self._roots_in_use)
         self.call_sites = CallSites(self.stats, config.sites)
-        self._planner: Any = None
-        self._fuser: Any = None
+        self.runner = WindowRunner(config, self.stats, self.clock, self.tracker, self.call_sites,
+                                   self.packed_futures, self.warn_once,
+                                   lambda: self.runtime_proxy.unwrapped)
+        self.window = Window(config.window_size, self.stats, self.runner.execute_window,
+                             self.runner.choose_cut)
+        self.runner.window = self.window
         self._warned = False
         # Whether tasks are held, run unfused, handed to cuPyNumeric as Legate's own, or the
         # plugin is off: every such decision is a mode of this machine (mode/machine.py).
@@ -84,6 +86,8 @@ class Session:
             return
         if self.window.tasks:  # normally nothing is held outside FUSING
             self.flush("hooks_pending" if mode.mode is Mode.STARTING else "unfused")
+        why = unfused.BY_MODE.get(mode.mode.value, mode.mode.value)
+        self.stats.unfused[record.library_name, record.task_id, why] += 1
         with self.clock.stage("run_unfused"):
             record.task.execute()
 
@@ -99,7 +103,7 @@ class Session:
                 return  # (resuming too: a held task could be read stale)
             if mode is Mode.STARTING:
                 self.mode.fire("hooks_ready", "every hook installed")
-                self.warm_up()
+                self.runner.warm_up()
                 return
         if mode is Mode.RESUMING and not self.direct_tasks.being_built():
             self.mode.fire("frames_returned")
@@ -116,68 +120,18 @@ class Session:
             pays, settled = self.payoff.at_read(self.stats), self.payoff.settled
             why = ("measured" if settled else "measuring") + (" fused" if pays else " unfused")
             self.mode.fire("fusion_pays" if pays else "fusion_does_not_pay", why)
-        self.step_aside.at_read(pays, settled, may_hide_tasks=not self.waits_at_tasks)
-
-    def execute_window(self, records: Sequence[TaskRecord]) -> None:
-        """Plans the flushed window and runs it, fused; whatever fails inside the plugin, every
-        task of the window runs, in order (those that have not run yet, as built)."""
-        done = [False] * len(records)
-        try:
-            planned = self.planner().plan(list(records), self.window.held_back)
-            if planned is None:  # nothing to fuse: every task as built
-                program_error = self.fuser().run_as_built(records, range(len(records)), done)
-            else:
-                program_error = self.fuser().execute(planned, done)
-        except Exception as error:  # the plugin must never break the program
-            self.warn_once(f"running a window failed, running the rest unfused: {error!r}")
-            execute_in_order([r for r, ran in zip(records, done, strict=True) if not ran])
-            return
-        if program_error is not None:
-            raise program_error
+        self.step_aside.at_read(pays, settled)
 
     def _roots_in_use(self) -> set[str | None]:
         """The roots of every live array and of every store a held task touches."""
         held = {root_key(store) for record in self.window.records for store in record.stores}
         return set(self.tracker.live_roots()) | held
 
-    def choose_cut(self, records: Sequence[TaskRecord]) -> int:
-        """How many tasks of a full window to run: at least half, where the fewest bytes cross
-        to the rest (see src/cpp/analysis/cut.h)."""
-        try:
-            return int(self.planner().choose_cut(records, earliest=max(1, len(records) // 2)))
-        except Exception as error:  # the plugin must never break the program
-            self.warn_once(f"choosing where to cut the window failed, running it all: {error!r}")
-            return len(records)
-
-    def warm_up(self) -> None:
-        """Loads the planner and the backend and registers the fused task's library now (at
-        the first task): at the first flush, their ~80 ms fell inside what a program timed."""
-        try:
-            self.planner()
-            self.fuser()
-            from legate_fuse.backend import tasks
-
-            tasks.library()
-        except Exception as error:  # the plugin must never break the program
-            self.warn_once(f"loading the fusion backend failed: {error!r}")
+    def planner(self) -> Any:
+        return self.runner.planner()
 
     def fuser(self) -> Any:
-        if self._fuser is None:
-            from legate_fuse.backend.fuser import make_fuser
-
-            self._fuser = make_fuser(self.stats, self.config.cache_dir, self.config.c_compiler,
-                                     lambda: self.runtime_proxy.unwrapped, self.warn_once,
-                                     self.packed_futures, "kernels" in self.config.log_topics,
-                                     self.clock)
-        return self._fuser
-
-    def planner(self) -> Any:
-        if self._planner is None:
-            from legate_fuse.plan.planner import Planner
-
-            self._planner = Planner(self.stats, self.tracker, "plan" in self.config.log_topics,
-                                    self.clock, self.call_sites)
-        return self._planner
+        return self.runner.fuser()
 
     def warn_once(self, message: str) -> None:
         if not self._warned:
@@ -252,8 +206,11 @@ class Session:
     def report(self) -> dict[str, Any]:
         """The statistics, with the mode: the current one, seconds in each, why each was
         entered (legate_fuse.stats())."""
+        from legate_fuse.lift import task_name_of
+
         return {"mode": self.mode.mode.value, **self.stats.as_dict(),
-                "mode_seconds": self.mode.seconds_by_mode(), "mode_reasons": self.mode.reasons()}
+                "mode_seconds": self.mode.seconds_by_mode(), "mode_reasons": self.mode.reasons(),
+                "unfused": unfused.report(self.stats.unfused, task_name_of)}
 
     def install_traces(self, module: ModuleType) -> None:
         if self.mode.mode is not Mode.OFF:

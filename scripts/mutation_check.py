@@ -208,9 +208,8 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_task_built_at_once_runs_after_the_tasks_submitted_before_it",),
         "a task built at once runs after every task submitted before it (AutoTaskProxy.execute)"),
     Mutation(
-        "window-exception-runs-rest", "legate_fuse/session.py",
-        "            execute_in_order([r for r, ran in zip(records, done, strict=True) "
-        "if not ran])\n",
+        "window-exception-runs-rest", "legate_fuse/window/runner.py",
+        "            execute_in_order(left)\n",
         "            pass\n",
         (f"{FAIL_CLOSED}::test_an_exception_half_way_through_a_window_runs_the_rest_unfused",
          f"{FAIL_CLOSED}::test_a_failing_plan_runs_the_window_unfused"),

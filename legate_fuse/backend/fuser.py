@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from legate_fuse import _core, _tasks
+from legate_fuse import _core, _tasks, unfused
 from legate_fuse.backend.compiler import CompileError, KernelCache
 from legate_fuse.backend.cpu_kernels import KernelCompiler
 from legate_fuse.backend.launch import build_fused_task
@@ -56,20 +56,28 @@ class Fuser:
         """Every kernel built so far."""
         return list(self._kernels.values())
 
-    def execute(self, planned: PlannedWindow, done: list[bool]) -> BaseException | None:
+    def execute(self, planned: PlannedWindow, done: list[bool], flush_reason: str = ""
+                ) -> BaseException | None:
         """Runs every task of the window, in plan order: each fused group as one task, or its
         original tasks when anything about fusing it fails; `done[t]` is set once task t has
         run (or was covered by a fused task, or was dead). Every task runs even if one of the
         program's own tasks raises, as without the window: the first such error is returned
-        for the caller to raise."""
+        for the caller to raise. `flush_reason`: why the window ended (for the report of
+        what ran unfused)."""
         first_error: BaseException | None = None
         group_bytes = planned.plan.group_bytes  # of this window's shapes
         for step, bytes_not_allocated in zip(planned.steps, group_bytes, strict=True):
-            if step.kind == "fused" and self._launch(planned, step, bytes_not_allocated):
-                for t in (*step.tasks, *step.dead_tasks):
-                    done[t] = True
-                continue
-            error = self.run_as_built(planned.records, step.tasks, done)
+            if step.kind == "fused":
+                if self._launch(planned, step, bytes_not_allocated):
+                    for t in (*step.tasks, *step.dead_tasks):
+                        done[t] = True
+                    continue
+                why: Sequence[str] = (unfused.KERNEL_FAILED,) * len(step.tasks)
+            elif step.why_unfused == (unfused.WINDOW_ENDED,):
+                why = (unfused.window_ended(flush_reason),)
+            else:
+                why = step.why_unfused
+            error = self.run_as_built(planned.records, step.tasks, done, why)
             first_error = first_error or error
         return first_error
 
@@ -143,15 +151,19 @@ class Fuser:
         return path
 
     def run_as_built(self, records: Sequence[TaskRecord], tasks: Iterable[int],
-                     done: list[bool]) -> BaseException | None:
+                     done: list[bool], why: Sequence[str]) -> BaseException | None:
         """Runs `records[t]` for t in `tasks` as the program built them, in order, marking
-        them done; the first error after all ran."""
+        them done and counting each with its reason in `why` (one per task); the first error
+        after all ran."""
         first_error: BaseException | None = None
+        counts = self.stats.unfused
         with self.clock.stage("run_unfused"):
-            for t in tasks:
+            for t, reason in zip(tasks, why, strict=True):
+                record = records[t]
+                counts[record.library_name, record.task_id, reason] += 1
                 done[t] = True
                 try:
-                    records[t].task.execute()
+                    record.task.execute()
                 except BaseException as error:
                     first_error = first_error or error
         return first_error

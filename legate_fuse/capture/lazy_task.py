@@ -34,6 +34,7 @@ from legate_fuse.capture.pending import (
 from legate_fuse.capture.scopes import legate_scope
 from legate_fuse.capture.task_proxy import AutoTaskProxy, Session
 from legate_fuse.capture.task_record import StoreArg, TaskRecord
+from legate_fuse.unfused import NOT_LIFTED_CALL
 
 # Whether the lifting takes these calls at all (compat.TASK_LIFTABLE_CALLS), read once.
 _INPUTS_LIFTABLE = "add_input" in compat.TASK_LIFTABLE_CALLS
@@ -210,6 +211,8 @@ class LazyAutoTask:
             # Given a call the lifting does not understand: this task is not lifted.
             self._session.call_sites.note(record.library_name, record.task_id, record.site,
                                           Outcome.NOT_LIFTED)
+            self._session.stats.unfused[record.library_name, record.task_id,
+                                        NOT_LIFTED_CALL] += 1
             runtime, library = self._session.runtime_proxy, self._library
             self._built, self.variables = replay(
                 self._record, self._provenance,

@@ -19,6 +19,7 @@ from legate_fuse.capture.scopes import legate_scope
 from legate_fuse.capture.store_args import stores_of
 from legate_fuse.capture.task_proxy import AutoTaskProxy, ManualTaskProxy, Session
 from legate_fuse.mode.machine import Mode
+from legate_fuse.unfused import BY_MODE, DID_NOT_PAY, LINE_NOT_FUSED, NOT_LIFTED
 
 
 def install_runtime_proxies(core: Any, runtime: Any, session: Session,
@@ -92,28 +93,34 @@ class RuntimeProxy:
     def create_auto_task(self, library: Any, task_id: Any) -> Any:
         session = self._session
         mode = session.mode
+        name = library.name
         if not mode.records:  # built at once, as without the plugin
             if mode.mode is Mode.STARTING:  # cuPyNumeric may have finished importing
                 session.update_mode()
             elif mode.mode is Mode.UNFUSED and self._hand_over_unfused(sys._getframe(1)):
+                session.stats.unfused[name, int(task_id), DID_NOT_PAY] += 1
                 return self._runtime.create_auto_task(library, task_id)
         if mode.records:
-            name = library.name
             lazy_ids = self._lazy_by_library.get(name)
             if lazy_ids is None:
                 lazy_ids = self._lazy_by_library[name] = self._lazy_task_ids(name)
+            why = NOT_LIFTED
             if task_id in lazy_ids:
                 site = None
                 sites = session.call_sites
                 if sites.watched and (name, task_id) in sites.watched:
-                    # A kind some task of which was not lifted: is this one's site such?
+                    # A kind some task of which was not fused: is this one's site such?
                     site = sites.site_of_caller(name, int(task_id))
                 if site is None or not sites.build_at_once(site, not session.window.tasks):
                     return self._lazy_task(library, task_id, lazy_ids[task_id], site)
+                why = LINE_NOT_FUSED
             aside = session.step_aside
             aside.run += 1
             if aside.run == aside.after:
                 aside.run_ended()
+        else:
+            why = BY_MODE.get(mode.mode.value, mode.mode.value)
+        session.stats.unfused[name, int(task_id), why] += 1
         if session.window.tasks or session.clock.enabled:
             return self.create_eager_task(library, task_id)
         # create_eager_task's common case, without its call: on a stream of tasks none of

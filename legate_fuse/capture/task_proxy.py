@@ -6,6 +6,7 @@ Legate's Cython classes cannot be subclassed or patched, so the proxies wrap the
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Protocol
 
 from legate_fuse.capture.call_sites import CallSites
@@ -97,14 +98,21 @@ class AutoTaskProxy:
 def exceptions_are_immediate() -> bool:
     """Whether the current scope handles task exceptions at once (Legate's default), so that
     submitting a task that may throw waits for it; False when that cannot be told."""
-    from legate_fuse.capture.scopes import legate_scope
-
     try:
-        from legate.core import ExceptionMode
-
-        return bool(legate_scope().exception_mode() == ExceptionMode.IMMEDIATE)
+        scope, immediate = _exception_mode_names()
+        return bool(scope.exception_mode() == immediate)
     except Exception:  # an older or newer Legate: no measurement point here, nothing else
         return False
+
+
+@functools.cache
+def _exception_mode_names() -> tuple[Any, Any]:
+    """Legate's own Scope class and ExceptionMode.IMMEDIATE, looked up once."""
+    from legate.core import ExceptionMode
+
+    from legate_fuse.capture.scopes import legate_scope
+
+    return legate_scope(), ExceptionMode.IMMEDIATE
 
 
 class ManualTaskProxy:

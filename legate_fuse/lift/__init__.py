@@ -15,7 +15,7 @@ from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.lift.base import READ, REDUCE, WRITE, LiftedArg, LiftedTask
 
 __all__ = ["LIBRARIES", "READ", "REDUCE", "WRITE", "LiftedArg", "LiftedTask", "lazy_task_ids",
-           "lift", "task_name"]
+           "lift", "task_name", "task_name_of"]
 
 # Legate library name -> the module that lifts its tasks (`lift(record)`, `task_names()`).
 # Imported when a task of the library is first lifted: a lifting module imports Legate, which
@@ -82,8 +82,13 @@ def _lift(record: TaskRecord) -> LiftedTask | None:
 
 def task_name(record: TaskRecord) -> str:
     """`library.TASK` for a task its library's lifting can name, else `library:id`."""
-    lifting = library_lifting(record.library_name)
-    name = lifting.task_names().get(record.task_id) if lifting is not None else None
+    return task_name_of(record.library_name, record.task_id)
+
+
+def task_name_of(library_name: str, task_id: int) -> str:
+    """`library.TASK` for a task id its library's lifting can name, else `library:id`."""
+    lifting = library_lifting(library_name)
+    name = lifting.task_names().get(task_id) if lifting is not None else None
     if name is not None:
-        return f"{record.library_name}.{name}"
-    return f"{record.library_name}:{record.task_id}"
+        return f"{library_name}.{name}"
+    return f"{library_name}:{task_id}"

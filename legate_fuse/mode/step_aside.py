@@ -114,18 +114,18 @@ class StepAside:
         logger.debug("%d tasks built at once, none fused: stepping aside", self.run)
         self._restart_payoff_phase()
 
-    def at_read(self, fusing: bool, settled: bool, may_hide_tasks: bool = True) -> None:
+    def at_read(self, fusing: bool, settled: bool) -> None:
         """A value is read back, or the program waits at a task (after the measurement of
         whether fusion pays, if it is on).
 
         Running unfused because fusion does not pay, settled until the tuner's next round, no
         task need be seen (nothing is held, the tuner counts no tasks), so the plugin steps
-        aside, unless the program's waits are at tasks (`may_hide_tasks` False: aside, the
-        plugin would not see them); measuring the unfused way, or fused again, it comes back.
-        Aside after a run of tasks built at once, it also comes back after a quarter as many
-        reads as the arrays it waits for: a loop that writes only into arrays it has creates
-        none."""
-        if not fusing and settled and may_hide_tasks:
+        aside; measuring the unfused way, or fused again, it comes back. (Aside, it does not see
+        the waits at tasks, only reads: a program that waits at tasks alone is measured again
+        after as many comebacks as the tuner waits for reads.) Aside after a run of tasks built
+        at once, it also comes back after a quarter as many reads as the arrays it waits for: a
+        loop that writes only into arrays it has creates none."""
+        if not fusing and settled:
             self.begin("fusion does not pay")
             self._for_payoff = self.aside
         elif self._for_payoff or not fusing:

@@ -18,6 +18,7 @@ from legate_fuse.plan.kernel_spec import (
     argument_roles,
     group_kernel,
 )
+from legate_fuse.unfused import NOT_LIFTED, WINDOW_ENDED, alone_by_rule
 
 # Plans whose steps are kept; past this many, forgotten (the analysis keeps 4096 plans).
 MOST_PLANS = 4096
@@ -36,6 +37,20 @@ class Step(NamedTuple):
     kernel_error: str = ""
     args: tuple[tuple[int, int, int], ...] = ()
     provenance: str = ""
+    # Of a step run as built: why each of its tasks was not fused (unfused.py; WINDOW_ENDED
+    # where the window ended first, the flush that ended it known only when it runs).
+    why_unfused: tuple[str, ...] = ()
+
+
+def why_alone(task: int, ended_before: str, end_reason: str) -> str:
+    """Why a lifted task ran alone: the rule that kept it out of the group before it (that
+    group's end names it), else the rule that kept the next task out of its own group, else the
+    end of the window."""
+    if ended_before.startswith(f"task {task}: "):
+        return alone_by_rule(ended_before)
+    if end_reason != "end of window":
+        return alone_by_rule(end_reason)
+    return WINDOW_ENDED
 
 
 class PlanError(ValueError):
@@ -46,10 +61,20 @@ def steps_of(plan: _core.Plan, labels: Sequence[str], tasks: int) -> tuple[Step,
     """The steps of `plan`, for a window of `tasks` tasks labelled `labels` (each task's
     operation). PlanError if the groups do not account for every task exactly once."""
     steps = []
+    ended_before = ""  # why the group before ended
     for group in plan.groups:  # a new list at each access: read once
         step = Step(group.kind, tuple(group.tasks), tuple(group.dead_tasks),
                     len(group.temporaries))
-        if step.kind == "fused":
+        end_reason = group.end_reason
+        # (A group may run no task: all of its are dead.)
+        if step.kind == "opaque":
+            step = step._replace(why_unfused=tuple(
+                NOT_LIFTED if labels[t].startswith("opaque ") else alone_by_rule(end_reason)
+                for t in step.tasks))
+        elif step.kind == "single":
+            step = step._replace(why_unfused=tuple(why_alone(t, ended_before, end_reason)
+                                                   for t in step.tasks))
+        elif step.kind == "fused":
             try:
                 kernel, error = group_kernel(group), ""
             except UnsupportedGroup as unsupported:
@@ -58,6 +83,7 @@ def steps_of(plan: _core.Plan, labels: Sequence[str], tasks: int) -> tuple[Step,
             step = step._replace(kernel=kernel, kernel_error=error, args=argument_roles(group),
                                  provenance=f"legate_fuse[{ops}]")
         steps.append(step)
+        ended_before = end_reason
     seen = sorted(t for step in steps for t in (*step.tasks, *step.dead_tasks))
     if seen != list(range(tasks)):
         raise PlanError("a plan did not account for every task of its window")

@@ -111,6 +111,14 @@ class Planner:
                        Outcome.FUSED if number in fused else Outcome.ALONE)
             record.site = None
 
+    def lifted_flags(self, records: Sequence[TaskRecord]) -> tuple[bool, ...]:
+        """Whether each record lifted, for a window `plan` found not worth planning: from the
+        encoding of its stream when one is known, else lifting each (once per record)."""
+        encoding = self.encodings.get(read_stream(records))
+        if encoding is not None:
+            return encoding.lifted
+        return tuple(self.lifted_form(record) is not None for record in records)
+
     def choose_cut(self, records: Sequence[TaskRecord], earliest: int) -> int:
         """How many leading tasks of a full window to run (analysis/cut.h); all of them when
         fewer than two of its tasks are lifted."""

@@ -58,6 +58,8 @@ class Window:
         # While a cut window runs: the records that stay held. They run later and may read
         # what the running part writes, through store objects of their own.
         self.held_back: Sequence[TaskRecord] = ()
+        # Why the window is being flushed, while the executor runs it ("" otherwise).
+        self.flush_reason = ""
 
     def __len__(self) -> int:
         return len(self.tasks)
@@ -107,9 +109,9 @@ class Window:
         self.tasks.clear()
         self.stats.flushes[reason] += 1
         logger.debug("flushing %d tasks (%d kept): %s", len(run), len(kept), reason)
-        self.held_back = kept
+        self.held_back, self.flush_reason = kept, reason
         try:
             self.executor(run)
         finally:
-            self.held_back = ()
+            self.held_back, self.flush_reason = (), ""
             self.tasks[:0] = kept

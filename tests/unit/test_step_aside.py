@@ -81,14 +81,6 @@ def test_settled_unfused_stands_aside_until_measured_again() -> None:
     assert not aside.aside
 
 
-def test_settled_unfused_stays_in_the_path_when_the_waits_are_at_tasks() -> None:
-    # The program waits at tasks that may throw: aside, the plugin would not see them.
-    aside, runtime, _ = stepping()
-    aside.at_read(fusing=False, settled=True, may_hide_tasks=False)
-    assert not aside.aside
-    assert runtime.create_auto_task(None, 0) == "through the plugin"
-
-
 def test_fused_reads_leave_a_run_s_stepping_aside_alone() -> None:
     aside, _, _ = stepping()
     aside.run_ended()

@@ -1,0 +1,104 @@
+"""Runs each flushed window: planned, then its groups fused and everything else as built.
+
+The window's executor (holding.py). The planner and the backend are loaded on first use, or by
+`warm_up` at the first task; whatever fails inside the plugin, every task of the window runs,
+in order (those that have not run yet, as built), after one warning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from legate_fuse import settings, unfused
+from legate_fuse.capture.call_sites import CallSites
+from legate_fuse.capture.packed_futures import PackedFutures
+from legate_fuse.capture.task_record import TaskRecord
+from legate_fuse.counters import Stats
+from legate_fuse.stage_clock import StageClock
+from legate_fuse.window.holding import Window, execute_in_order
+from legate_fuse.window.liveness import ArrayTracker
+
+
+class WindowRunner:
+    def __init__(self, config: settings.Config, stats: Stats, clock: StageClock,
+                 tracker: ArrayTracker, call_sites: CallSites, packed_futures: PackedFutures,
+                 warn_once: Callable[[str], None], runtime: Callable[[], Any]) -> None:
+        self.config = config
+        self.stats = stats
+        self.clock = clock
+        self.tracker = tracker
+        self.call_sites = call_sites
+        self.packed_futures = packed_futures
+        self.warn_once = warn_once
+        self.runtime = runtime  # Legate's own runtime, once the proxy is installed
+        self.window: Window | None = None  # the window run, set once it exists
+        self._planner: Any = None
+        self._fuser: Any = None
+
+    def execute_window(self, records: Sequence[TaskRecord]) -> None:
+        """Plans the flushed window and runs it, fused; whatever fails inside the plugin, every
+        task of the window runs, in order (those that have not run yet, as built)."""
+        assert self.window is not None
+        done = [False] * len(records)
+        flush_reason = self.window.flush_reason
+        try:
+            planner = self.planner()
+            planned = planner.plan(list(records), self.window.held_back)
+            if planned is None:  # nothing to fuse: every task as built
+                ended = unfused.window_ended(flush_reason)
+                why = [ended if lifted else unfused.NOT_LIFTED
+                       for lifted in planner.lifted_flags(records)]
+                program_error = self.fuser().run_as_built(records, range(len(records)), done,
+                                                          why)
+            else:
+                program_error = self.fuser().execute(planned, done, flush_reason)
+        except Exception as error:  # the plugin must never break the program
+            self.warn_once(f"running a window failed, running the rest unfused: {error!r}")
+            left = [r for r, ran in zip(records, done, strict=True) if not ran]
+            for record in left:
+                self.stats.unfused[record.library_name, record.task_id,
+                                   unfused.PLUGIN_FAILED] += 1
+            execute_in_order(left)
+            return
+        if program_error is not None:
+            raise program_error
+
+    def choose_cut(self, records: Sequence[TaskRecord]) -> int:
+        """How many tasks of a full window to run: at least half, where the fewest bytes cross
+        to the rest (see src/cpp/analysis/cut.h)."""
+        try:
+            return int(self.planner().choose_cut(records, earliest=max(1, len(records) // 2)))
+        except Exception as error:  # the plugin must never break the program
+            self.warn_once(f"choosing where to cut the window failed, running it all: {error!r}")
+            return len(records)
+
+    def warm_up(self) -> None:
+        """Loads the planner and the backend and registers the fused task's library now (at
+        the first task): at the first flush, their ~80 ms fell inside what a program timed."""
+        try:
+            self.planner()
+            self.fuser()
+            from legate_fuse.backend import tasks
+
+            tasks.library()
+        except Exception as error:  # the plugin must never break the program
+            self.warn_once(f"loading the fusion backend failed: {error!r}")
+
+    def fuser(self) -> Any:
+        if self._fuser is None:
+            from legate_fuse.backend.fuser import make_fuser
+
+            config = self.config
+            self._fuser = make_fuser(self.stats, config.cache_dir, config.c_compiler,
+                                     self.runtime, self.warn_once, self.packed_futures,
+                                     "kernels" in config.log_topics, self.clock)
+        return self._fuser
+
+    def planner(self) -> Any:
+        if self._planner is None:
+            from legate_fuse.plan.planner import Planner
+
+            self._planner = Planner(self.stats, self.tracker, "plan" in self.config.log_topics,
+                                    self.clock, self.call_sites)
+        return self._planner

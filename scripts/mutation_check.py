@@ -450,6 +450,19 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_site_run_alone_is_built_at_once_only_when_nothing_is_held",),
         "a lifted task run alone is built at once only where it cuts no window"),
     Mutation(
+        "unfused-report-counts-replays", "legate_fuse/backend/fuser.py",
+        "                counts[record.library_name, record.task_id, reason] += 1\n",
+        "",
+        ("tests/integration/test_unfused_report.py",),
+        "every task of a window run as built is counted in the report of what ran unfused"),
+    Mutation(
+        "unfused-report-names-the-rule", "legate_fuse/plan/launch_steps.py",
+        "    if ended_before.startswith(f\"task {task}: \"):\n",
+        "    if False:\n",
+        ("tests/unit/test_unfused_report.py",
+         "tests/integration/test_unfused_report.py"),
+        "a task kept alone is reported with the rule that kept it out of the group before it"),
+    Mutation(
         "blocking-task-is-a-wait", "legate_fuse/capture/task_proxy.py",
         "        if self._blocks:  # the program waits here for every task so far, as at a read\n",
         "        if False:\n",

@@ -198,7 +198,9 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a lazy task given more scalars than it can be lifted with is built at once"),
     Mutation(
         "task-built-at-once-runs-after-held", "legate_fuse/capture/task_proxy.py",
-        '        if session.window.tasks:\n'
+        "        if self._blocks:  # the program waits here for every task so far, as at a read\n"
+        '            session.flush("blocking_task")\n'
+        "        elif session.window.tasks:\n"
         '            session.flush("opaque_task")\n'
         "        if not session.clock.enabled:  # the common case, without a context manager\n"
         "            self._task.execute()",

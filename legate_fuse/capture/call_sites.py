@@ -26,9 +26,9 @@ per call site and task kind, what became of its tasks:
   created; at the start of a window, nothing is cut.
 
 Finding the site reads two of the caller's frames at a remembered depth (about a microsecond),
-so it is done only for task kinds of which a task was not fused: a program whose tasks all
-fuse pays nothing for this. Turned off by LEGATE_FUSE_SITES=0: every task of a kind the
-lifting knows is recorded.
+so it is done only for task kinds of which a task was not lifted, or, where nothing is held,
+of which a lifted task ran alone: a program whose tasks all fuse pays nothing for this. Turned
+off by LEGATE_FUSE_SITES=0: every task of a kind the lifting knows is recorded.
 """
 
 from __future__ import annotations
@@ -72,8 +72,11 @@ class CallSites:
     def __init__(self, stats: Stats, enabled: bool = True) -> None:
         self.stats = stats
         self.enabled = enabled
-        # (library, task id) of which a task was not fused: only their sites are looked up.
+        # (library, task id) of which a task was not lifted: only their sites are looked up;
+        # and of which a lifted task ran alone: looked up only where nothing is held (the only
+        # place a task of such a site is built at once).
         self.watched: set[tuple[str, int]] = set()
+        self.watched_alone: set[tuple[str, int]] = set()
         # Site -> [tasks still to build at once, length of the last run, 1 if its last task
         # recorded was lifted (built at once only when nothing is held)]; None once fused.
         self._sites: dict[Site, list[int] | None] = {}
@@ -152,10 +155,10 @@ class CallSites:
             if site is not None:
                 self._sites[site] = None
             return
-        self.watched.add((library_name, task_id))
+        lifted = int(outcome is Outcome.ALONE)
+        (self.watched_alone if lifted else self.watched).add((library_name, task_id))
         if site is None:
             return
-        lifted = int(outcome is Outcome.ALONE)
         if site not in self._sites:
             if len(self._sites) >= MOST_SITES:
                 self._sites.clear()

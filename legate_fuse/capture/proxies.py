@@ -108,7 +108,9 @@ class RuntimeProxy:
             if task_id in lazy_ids:
                 site = None
                 sites = session.call_sites
-                if sites.watched and (name, task_id) in sites.watched:
+                if (sites.watched and (name, task_id) in sites.watched) or (
+                        sites.watched_alone and not session.window.tasks
+                        and (name, task_id) in sites.watched_alone):
                     # A kind some task of which was not fused: is this one's site such?
                     site = sites.site_of_caller(name, int(task_id))
                 if site is None or not sites.build_at_once(site, not session.window.tasks):

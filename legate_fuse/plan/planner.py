@@ -103,9 +103,9 @@ class Planner:
             if step.kind == "fused" and step.kernel is not None:
                 fused.update(step.tasks)
         for number, record in enumerate(records):
-            site = record.site
-            if site is None and (number in fused or not record.lazy
-                                 or (record.library_name, record.task_id) in sites.watched):
+            site, kind = record.site, (record.library_name, record.task_id)
+            if site is None and (number in fused or not record.lazy or kind in sites.watched
+                                 or kind in sites.watched_alone):
                 continue  # nothing to learn
             sites.note(record.library_name, record.task_id, site,
                        Outcome.FUSED if number in fused else Outcome.ALONE)

@@ -94,7 +94,7 @@ def test_a_site_run_alone_is_built_at_once_only_when_nothing_is_held() -> None:
     sites = CallSites(stats)
     site: Site = (1, 2, "cupynumeric", 7)
     sites.note("cupynumeric", 7, site, Outcome.ALONE)
-    assert ("cupynumeric", 7) in sites.watched
+    assert ("cupynumeric", 7) in sites.watched_alone and not sites.watched
     # Held tasks would run first, cutting the window where the task is created: recorded.
     assert not sites.build_at_once(site, nothing_held=False)
     assert sites.build_at_once(site, nothing_held=True)
@@ -114,4 +114,4 @@ def test_a_site_run_alone_is_built_at_once_only_when_nothing_is_held() -> None:
 def test_a_kind_run_alone_without_a_site_becomes_watched() -> None:
     sites = CallSites(Stats())
     sites.note("cupynumeric", 5, None, Outcome.ALONE)
-    assert sites.watched == {("cupynumeric", 5)}
+    assert sites.watched_alone == {("cupynumeric", 5)} and not sites.watched

@@ -55,7 +55,7 @@ class Session:
         # Whether tasks are held, run unfused, handed to cuPyNumeric as Legate's own, or the
         # plugin is off: every such decision is a mode of this machine (mode/machine.py).
         self.mode = ModeMachine()
-        # Whether fusion pays, measured at reads (mode/payoff.py).
+        # Whether fusion pays, measured at the program's waits (WAITS; mode/payoff.py).
         self.payoff = PayoffTuner() if config.payoff else None
         self.direct_tasks = DirectTasks()
         # Nothing fused for long: cuPyNumeric's tasks go straight to Legate for a while.

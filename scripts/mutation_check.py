@@ -11,6 +11,11 @@ sources, which is what their mutations change).
     .venv/bin/python scripts/mutation_check.py               # every mutation
     .venv/bin/python scripts/mutation_check.py --list        # what they are
     .venv/bin/python scripts/mutation_check.py --only cache-digest,export-views
+    .venv/bin/python scripts/mutation_check.py --after-pytest  # as scripts/test.sh runs it
+
+With --after-pytest (scripts/test.sh passes it: its pytest run of the whole suite, on these very
+sources, has just passed), the unmutated Python baseline runs only QUICK_BASELINE, enough to
+show that the package copy imports and runs with Legate, instead of every selected test again.
 
 Exit status: 0 when every mutation was killed, 1 when one survived, 2 when the check itself
 could not run (a mutation whose original text is no longer in the source, exactly once; an
@@ -55,6 +60,8 @@ CMAKE_INPUTS = ("CMakeLists.txt", "cmake", "src")
 # Sources of the _tasks module (see CMakeLists.txt); every other .cc is part of _core.
 TASKS_SOURCES = ("src/cpp/tasks/", "src/cpp/runtime/kernel_registry.cc",
                  "src/cpp/runtime/cuda_driver.cc", "src/cpp/bindings/tasks_module.cc")
+# The unmutated baseline with --after-pytest: a short test file that runs Legate and fusion.
+QUICK_BASELINE = ("tests/integration/test_call_sites.py",)
 DEFAULT_TIMEOUT = 3600.0  # seconds for one pytest run; a mutation that hangs counts as killed
 GUARD = "_mutation_check_guard"
 
@@ -863,6 +870,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", metavar="NAME[,NAME]", help="run these mutations only")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
                         help="seconds for one pytest run (default: %(default)s)")
+    parser.add_argument("--after-pytest", action="store_true",
+                        help="the whole suite just passed on these sources: the unmutated "
+                             "Python baseline runs QUICK_BASELINE only")
     parser.add_argument("--keep", metavar="DIR", type=Path,
                         help="keep each run's package copy and pytest.log in DIR (a new folder)")
     args = parser.parse_args(argv)
@@ -882,8 +892,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                     tempfile.TemporaryDirectory(prefix="legate-fuse-mutation-")))
             checker = Checker(scratch, args.timeout)
             tests = without_duplicates(t for m in mutations for t in m.tests)
-            log(f"{len(tests)} test selections, unmutated first")
-            seconds = checker.baseline("unmutated", tests)
+            baseline = list(QUICK_BASELINE) if args.after_pytest else tests
+            log(f"{len(tests)} test selections; unmutated first: {len(baseline)}")
+            seconds = checker.baseline("unmutated", baseline)
             log(f"unmutated: every test passed ({seconds:.0f} s)")
             cpp_tests = without_duplicates(t for m in mutations if m.is_cpp for t in m.tests)
             if cpp_tests:

@@ -27,9 +27,10 @@ if [[ $# -gt 0 ]]; then
   exec "$PY" -m pytest "$@"
 fi
 "$PY" -m pytest
-# Each correctness rule removed in turn: the tests that guard it must fail (scripts/mutation_check.py).
+# Each correctness rule removed in turn: the tests that guard it must fail (scripts/mutation_check.py);
+# its unmutated baseline is the pytest run above.
 echo "[test] mutation check" >&2
-"$PY" scripts/mutation_check.py
+"$PY" scripts/mutation_check.py --after-pytest
 # cuPyNumeric's own suite with fusion on, against the record of its outcomes without the plugin.
 echo "[test] conformance" >&2
 exec "$PY" tests/conformance/run.py

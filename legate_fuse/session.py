@@ -86,8 +86,8 @@ class Session:
             return
         if self.window.tasks:  # normally nothing is held outside FUSING
             self.flush("hooks_pending" if mode.mode is Mode.STARTING else "unfused")
-        why = unfused.BY_MODE.get(mode.mode.value, mode.mode.value)
-        self.stats.unfused[record.library_name, record.task_id, why] += 1
+        self.stats.unfused[record.library_name, record.task_id,
+                           unfused.in_mode(mode.mode.value)] += 1
         with self.clock.stage("run_unfused"):
             record.task.execute()
 

@@ -37,6 +37,12 @@ BY_MODE = {
     "disabled": "disabled (legate_fuse.disable())",
 }
 
+
+def in_mode(mode: str) -> str:
+    """The reason of a task run unfused because the plugin is in `mode` (a mode's value)."""
+    return BY_MODE.get(mode, mode)
+
+
 # Key of a count: library name, task id, reason.
 Key = tuple[str, int, str]
 

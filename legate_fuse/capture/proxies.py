@@ -19,7 +19,7 @@ from legate_fuse.capture.scopes import legate_scope
 from legate_fuse.capture.store_args import stores_of
 from legate_fuse.capture.task_proxy import AutoTaskProxy, ManualTaskProxy, Session
 from legate_fuse.mode.machine import Mode
-from legate_fuse.unfused import BY_MODE, DID_NOT_PAY, LINE_NOT_FUSED, NOT_LIFTED
+from legate_fuse.unfused import DID_NOT_PAY, LINE_NOT_FUSED, NOT_LIFTED, in_mode
 
 
 def install_runtime_proxies(core: Any, runtime: Any, session: Session,
@@ -121,7 +121,7 @@ class RuntimeProxy:
             if aside.run == aside.after:
                 aside.run_ended()
         else:
-            why = BY_MODE.get(mode.mode.value, mode.mode.value)
+            why = in_mode(mode.mode.value)
         session.stats.unfused[name, int(task_id), why] += 1
         if session.window.tasks or session.clock.enabled:
             return self.create_eager_task(library, task_id)

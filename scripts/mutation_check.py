@@ -92,6 +92,7 @@ MULTI_CPU = "tests/integration/test_multi_cpu.py"
 ANALYSIS = "tests/unit/test_analysis.py"
 SWITCHING = "tests/integration/test_payoff_switching.py"
 REPLAY = "tests/integration/test_replay.py"
+DISJOINT_VIEWS = "tests/integration/test_disjoint_views.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
@@ -381,6 +382,27 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/integration/test_plans.py::test_cg_iteration_groups",
          f"{MULTI_CPU}::test_a_0d_value_written_by_a_group_and_read_later_on_two_cpus"),
         "a 0-d value written in a group over an array and read after it: its task runs alone"),
+    Mutation(
+        "views-apart-only-when-boxes-are", "src/cpp/ir/view_box.cc",
+        "    if (a.hi[dim] < b.lo[dim] || b.hi[dim] < a.lo[dim]) {\n",
+        "    if (true) {\n",
+        (f"{ANALYSIS}::test_rule3_stencil_reading_a_written_root_through_a_shift_splits",
+         DISJOINT_VIEWS),
+        "two views of one root are apart only when their boxes of the root are disjoint"),
+    Mutation(
+        "views-apart-of-one-type", "src/cpp/ir/view_box.cc",
+        "same_root(a, b) && a.dtype == b.dtype && a_box",
+        "same_root(a, b) && a_box",
+        (f"{ANALYSIS}::test_views_not_known_to_be_apart_still_split",),
+        "views of another element type over the same field are never apart"),
+    Mutation(
+        "view-box-shift-direction", "src/cpp/ir/view_box.cc",
+        "    box.lo[static_cast<std::size_t>(dim)] -= amount;\n"
+        "    box.hi[static_cast<std::size_t>(dim)] -= amount;\n",
+        "    box.lo[static_cast<std::size_t>(dim)] += amount;\n"
+        "    box.hi[static_cast<std::size_t>(dim)] += amount;\n",
+        (DISJOINT_VIEWS,),
+        "a view's box undoes its Shift transforms (Legate's Shift::invert_point)"),
     Mutation(
         "zero-d-reduction-joins-array-group", "src/cpp/analysis/legality.cc",
         "    if (reduces(task) && shape_class_ != -1) {\n",

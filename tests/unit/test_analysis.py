@@ -117,6 +117,71 @@ def test_rule4_in_place_update_through_the_same_view_joins() -> None:
     assert list(plan.groups[0].temporaries) == []
 
 
+def step(root: int, t: int, columns: tuple[int, int] = (0, 3)) -> str:
+    """C[t, :, first:last] of a root C of shape (n, 4, 3), as Legate describes it."""
+    first, last = columns
+    shift = f"Shift(dim: 1, offset: -{first}) >> " if first else ""
+    return region(root, (4, last - first), space=40 + 4 * t + first,
+                  transform=f"{shift}Project(dim: 0, coord: {t})")
+
+
+def test_rule3_a_view_apart_from_the_written_one_joins_and_is_read_from_memory() -> None:
+    # C[1] = C[0] * b; H[1] = C[1] + C[0]: LSTM's cell update. C[1] and C[0] share no element.
+    b = region(2, (4, 3))
+    w = WindowBuilder()
+    w.task((step(0, 1), "W"), (step(0, 0), "R"), (b, "R"), op="BINARY_OP.MULTIPLY")
+    w.task((step(1, 1), "W"), (step(0, 1), "R"), (step(0, 0), "R"), op="BINARY_OP.ADD")
+    w.keep_alive(region(0, (5, 4, 3)), region(1, (5, 4, 3)), b)
+    plan = w.plan()
+    assert groups(plan) == [("fused", [0, 1])]
+    reads = [w.descriptions[a.store] for a in plan.groups[0].args
+             if a.privilege == _core.Privilege.READ]
+    assert reads == [step(0, 0), b]  # C[0] from memory, never C[1]'s value
+    assert plan.groups[0].kernel is not None, plan.groups[0].kernel_error
+
+
+def test_rule4_writing_a_view_apart_from_one_read_joins() -> None:
+    # IFOGf[:, :2] = sigmoid(IFOG[:, :2]); IFOGf[:, 2:] = tanh(IFOG[:, 2:]); and the same with
+    # the output read before its other columns are written.
+    w = WindowBuilder()
+    w.task((step(1, 0, (0, 2)), "W"), (step(0, 0, (0, 2)), "R"), op="UNARY_OP.EXP")
+    w.task((step(1, 0, (2, 3)), "W"), (step(0, 0, (2, 3)), "R"), op="UNARY_OP.TANH")
+    w.task((step(1, 1, (0, 2)), "W"), (step(1, 0, (0, 2)), "R"), op="UNARY_OP.TANH")
+    w.keep_alive(region(0, (5, 4, 3)), region(1, (5, 4, 3)))
+    plan = w.plan()
+    assert groups(plan) == [("single", [0]), ("single", [1]), ("single", [2])]  # shapes differ
+    w = WindowBuilder()
+    w.task((region(3, (4, 2)), "W"), (step(1, 0, (0, 2)), "R"), op="UNARY_OP.TANH")
+    w.task((step(1, 0, (1, 3)), "W"), (region(4, (4, 2)), "R"), op="UNARY_OP.EXP")
+    w.task((step(1, 1, (0, 2)), "W"), (region(4, (4, 2)), "R"), op="UNARY_OP.EXP")
+    w.keep_alive(region(1, (5, 4, 3)), region(3, (4, 2)), region(4, (4, 2)))
+    plan = w.plan()
+    # Columns 1-2 overlap columns 0-1 of row 0 (rule 4); row 1 is apart from both.
+    assert groups(plan) == [("single", [0]), ("fused", [1, 2])]
+    assert "another view of a root the group reads" in plan.groups[0].end_reason
+
+
+@pytest.mark.parametrize("other", [
+    # C[3].T of a root of shape (5, 3, 4): a transform not understood is never apart
+    region(0, (4, 3), space=70, transform="Transpose(axes: 1, 0) >> Project(dim: 0, coord: 3)"),
+    step(0, 1, (0, 3)).replace("float64", "int64"),  # another type over the same field
+], ids=["transposed", "other-type"])
+def test_views_not_known_to_be_apart_still_split(other: str) -> None:
+    w = WindowBuilder()
+    w.task((step(0, 0), "W"), (region(2, (4, 3)), "R"))
+    w.task((region(3, other_shape(other)), "W"), (other, "R"))
+    w.keep_alive(region(0, (5, 4, 3)), region(2, (4, 3)), region(3, other_shape(other)))
+    plan = w.plan()
+    assert [kind for kind, _ in groups(plan)] == ["single", "single"]
+    assert "another view of a root the group writes" in plan.groups[0].end_reason
+
+
+def other_shape(desc: str) -> tuple[int, ...]:
+    parsed = _core.parse_store_desc(desc)
+    assert parsed is not None
+    return tuple(parsed.shape)
+
+
 def test_rule5_reading_a_reduction_target_splits() -> None:
     total = value(50)
     w = WindowBuilder()

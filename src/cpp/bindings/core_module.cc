@@ -14,6 +14,7 @@
 #include "codegen/cuda_renderer.h"
 #include "ir/kernel_spec.h"
 #include "ir/store_desc.h"
+#include "ir/view_box.h"
 #include "ir/window.h"
 #include "runtime/kernel_abi.h"
 #include "runtime/nvrtc_compiler.h"
@@ -91,6 +92,14 @@ void bind_ir(py::module_& m)
   m.def("parse_store_desc", &legate_fuse::ir::parse_store_desc, py::arg("text"),
         "Parse Legate's description of a LogicalStore (str(store)); None if not understood");
   m.def("dtype_size", &legate_fuse::ir::dtype_size, py::arg("dtype"));
+  m.def(
+      "views_apart",
+      [](const StoreDesc& a, const StoreDesc& b) {
+        return legate_fuse::ir::apart(a, legate_fuse::ir::root_box(a), b,
+                                      legate_fuse::ir::root_box(b));
+      },
+      py::arg("a"), py::arg("b"),
+      "Whether two parsed descriptions are views of one root that share no element for sure");
 }
 
 void bind_plan(py::module_& m)

@@ -1,8 +1,12 @@
 #include "ir/window.h"
 
+#include <algorithm>
+#include <numeric>
 #include <optional>
 #include <stdexcept>
 #include <unordered_map>
+
+#include "ir/view_box.h"
 
 namespace legate_fuse::ir {
 namespace {
@@ -87,6 +91,70 @@ std::size_t shape_hash(const StoreDesc& desc)
 bool same_dtype(const StoreDesc& a, const StoreDesc& b) { return a.dtype == b.dtype; }
 
 std::size_t dtype_hash(const StoreDesc& desc) { return std::hash<std::string>{}(desc.dtype); }
+
+// Past this many views of one root in a window, its views are not compared pairwise (a loop
+// over rows, say): they all stay one memory class.
+constexpr std::size_t kMaxComparedViews = 256;
+
+// The memory class of each store (-1: unknown), numbered by first appearance: the root of a
+// store, split into classes of its views that may share elements. Two views of one root are in
+// one class when their boxes of the root (view_box.h) intersect or either box is unknown,
+// and classes are closed under that: views of different classes never share an element, so the
+// analysis treats each class as memory of its own (C[t] written while C[t - 1] is read).
+std::vector<std::int32_t> memory_classes(const std::vector<std::optional<StoreDesc>>& descs,
+                                         const std::vector<StoreRef>& stores,
+                                         std::int32_t num_roots, std::int32_t num_views)
+{
+  std::vector<std::int32_t> parent(static_cast<std::size_t>(num_views));
+  std::iota(parent.begin(), parent.end(), 0);
+  const auto find = [&](std::int32_t view) {
+    while (parent[static_cast<std::size_t>(view)] != view) {
+      auto& up = parent[static_cast<std::size_t>(view)];
+      up       = parent[static_cast<std::size_t>(up)];
+      view     = up;
+    }
+    return view;
+  };
+  std::vector<std::vector<std::int32_t>> views_of(static_cast<std::size_t>(num_roots));
+  std::vector<std::optional<RootBox>> boxes(static_cast<std::size_t>(num_views));
+  std::vector<const StoreDesc*> first_desc(static_cast<std::size_t>(num_views), nullptr);
+  for (std::size_t store = 0; store < stores.size(); ++store) {
+    const auto& ref = stores[store];
+    if (!ref.known || first_desc[static_cast<std::size_t>(ref.view)] != nullptr) {
+      continue;
+    }
+    first_desc[static_cast<std::size_t>(ref.view)] = &*descs[store];
+    boxes[static_cast<std::size_t>(ref.view)]      = root_box(*descs[store]);
+    views_of[static_cast<std::size_t>(ref.root)].push_back(ref.view);
+  }
+  for (const auto& views : views_of) {
+    for (std::size_t i = 1; i < views.size(); ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        const auto a              = static_cast<std::size_t>(views[i]);
+        const auto b              = static_cast<std::size_t>(views[j]);
+        const bool apart_for_sure = views.size() <= kMaxComparedViews &&
+                                    apart(*first_desc[a], boxes[a], *first_desc[b], boxes[b]);
+        if (!apart_for_sure) {
+          parent[static_cast<std::size_t>(find(views[i]))] = find(views[j]);
+        }
+      }
+    }
+  }
+  std::vector<std::int32_t> number(static_cast<std::size_t>(num_views), -1);
+  std::vector<std::int32_t> classes(stores.size(), -1);
+  std::int32_t next = 0;
+  for (std::size_t store = 0; store < stores.size(); ++store) {
+    if (!stores[store].known) {
+      continue;
+    }
+    auto& found = number[static_cast<std::size_t>(find(stores[store].view))];
+    if (found < 0) {
+      found = next++;
+    }
+    classes[store] = found;
+  }
+  return classes;
+}
 
 }  // namespace
 
@@ -177,15 +245,14 @@ Window build_window(const std::vector<std::string>& descriptions,
     }
     window.stores.push_back(std::move(ref));
   }
-  window.num_roots = roots.size();
-  window.num_views = views.size();
-  window.root_live.assign(static_cast<std::size_t>(window.num_roots), false);
+  // Liveness is known per array (its root); every memory class of a live root is live.
+  std::vector<bool> array_live(static_cast<std::size_t>(roots.size()), false);
   if (is_live_root) {
     // One key per root, built only here: the program's arrays are known by it.
     const auto& firsts = roots.firsts();
     for (std::size_t root = 0; root < firsts.size(); ++root) {
       if (is_live_root(descs[firsts[root]]->root_key())) {
-        window.root_live[root] = true;
+        array_live[root] = true;
       }
     }
   }
@@ -195,7 +262,24 @@ Window build_window(const std::vector<std::string>& descriptions,
     }
     const auto root = window.stores[static_cast<std::size_t>(store)].root;
     if (root >= 0) {  // (a store whose description could not be read has no root)
-      window.root_live[static_cast<std::size_t>(root)] = true;
+      array_live[static_cast<std::size_t>(root)] = true;
+    }
+  }
+  // From here on a store's root is its memory class: the analysis needs no other.
+  const auto classes = memory_classes(descs, window.stores, roots.size(), views.size());
+  window.num_views   = views.size();
+  window.num_roots   = 0;
+  for (const auto memory : classes) {
+    window.num_roots = std::max(window.num_roots, memory + 1);
+  }
+  window.root_live.assign(static_cast<std::size_t>(window.num_roots), false);
+  for (std::size_t store = 0; store < window.stores.size(); ++store) {
+    auto& ref = window.stores[store];
+    if (ref.known) {
+      if (array_live[static_cast<std::size_t>(ref.root)]) {
+        window.root_live[static_cast<std::size_t>(classes[store])] = true;
+      }
+      ref.root = classes[store];
     }
   }
   window.tasks = std::move(tasks);

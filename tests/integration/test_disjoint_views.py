@@ -1,0 +1,138 @@
+"""Views of one array that share no element (`C[t]` and `C[t - 1]`, column blocks) fuse in
+one group: the analysis splits a root into memory classes by the box each view addresses
+(src/cpp/ir/view_box.h). Checked against Legate's own overlap test and against fusion off."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import cupynumeric as np
+import numpy
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import legate_fuse
+from legate_fuse import _core
+from legate_fuse.plan.planner import PlanSummary
+from legate_fuse.session import Session
+
+from .compare import expect_fusion
+
+SHAPE = (6, 5, 4)
+
+# Hypothesis seeds NumPy's global generator, which Legate warns about (ranks could diverge).
+pytestmark = pytest.mark.filterwarnings("ignore:(?s).*Seeding the random number generator")
+
+
+def store_of(array: Any) -> Any:
+    return array._thunk.base
+
+
+def described(array: Any) -> Any:
+    desc = _core.parse_store_desc(str(store_of(array)))
+    assert desc is not None
+    return desc
+
+
+@st.composite
+def views(draw: st.DrawFn) -> tuple[Any, ...]:
+    """An index of basic indexing into SHAPE: per dimension an integer or a slice, and maybe a
+    new axis (a Promote transform)."""
+    def one(extent: int) -> Any:
+        if draw(st.booleans()):
+            return draw(st.integers(0, extent - 1))
+        start = draw(st.integers(0, extent - 1))
+        return slice(start, draw(st.integers(start + 1, extent)))
+    index: list[Any] = [one(extent) for extent in SHAPE]
+    if draw(st.booleans()):
+        index.insert(draw(st.integers(0, len(index))), None)
+    return tuple(index)
+
+
+@settings(max_examples=150, deadline=None)
+@given(views(), views(), st.booleans())
+def test_views_apart_never_overlap_in_legates_own_test(first: tuple[Any, ...],
+                                                       second: tuple[Any, ...],
+                                                       transposed: bool) -> None:
+    """What the analysis takes to be apart, Legate finds disjoint (LogicalStore.overlaps), and
+    so does NumPy (the elements' offsets); for integers and slices, Legate's test and the
+    analysis's agree exactly."""
+    root = np.zeros(SHAPE)
+    a, b = root[first], root[second]
+    if transposed:
+        b = b.T
+    if described(a).root_key != described(b).root_key:
+        return  # a copy (all indices integers: a 0-d value), not a view
+    apart = _core.views_apart(described(a), described(b))
+    legate_apart = not store_of(a).overlaps(store_of(b))
+    if apart:
+        assert legate_apart, (first, second, str(store_of(a)), str(store_of(b)))
+    if not transposed:  # a transform the boxes do not read: never apart
+        assert apart == legate_apart, (first, second, str(store_of(a)), str(store_of(b)))
+    offsets = numpy.arange(numpy.prod(SHAPE)).reshape(SHAPE)
+    other = offsets[second].T if transposed else offsets[second]
+    assert not apart or numpy.intersect1d(offsets[first], other).size == 0
+
+
+@pytest.fixture
+def plans(session: Session) -> Iterator[list[PlanSummary]]:
+    session.window.capacity = 1000
+    collected: list[PlanSummary] = []
+    listeners = session.planner().listeners
+    listeners.append(collected.append)
+    yield collected
+    listeners.remove(collected.append)
+
+
+def run_both(program: Callable[[], list[Any]]) -> None:
+    legate_fuse.flush()
+    with expect_fusion():
+        fused = [numpy.asarray(v).copy() for v in program()]
+    legate_fuse.disable()
+    try:
+        unfused = [numpy.asarray(v).copy() for v in program()]
+    finally:
+        legate_fuse.enable()
+    for a, b in zip(fused, unfused, strict=True):
+        assert a.tobytes() == b.tobytes()
+
+
+def lstm_steps(n: int = 5, b: int = 6, d: int = 4) -> list[Any]:
+    """The cell of cuPyNumeric's LSTM example (examples/lstm_forward.py), on fixed inputs."""
+    ifog = np.sin(np.arange(n * b * 4 * d, dtype=np.float64)).reshape(n, b, 4 * d)
+    ifogf = np.zeros((n, b, 4 * d))
+    c = np.zeros((n, b, d))
+    ct = np.zeros((n, b, d))
+    hout = np.zeros((n, b, d))
+    for t in range(n):
+        ifogf[t, :, :3 * d] = 1.0 / (1.0 + np.exp(-ifog[t, :, :3 * d]))
+        ifogf[t, :, 3 * d:] = np.tanh(ifog[t, :, 3 * d:])
+        c[t] = ifogf[t, :, :d] * ifogf[t, :, 3 * d:]
+        if t > 0:
+            c[t] += ifogf[t, :, d:2 * d] * c[t - 1]
+        ct[t] = np.tanh(c[t])
+        hout[t] = ifogf[t, :, 2 * d:3 * d] * ct[t]
+    return [ifogf, c, ct, hout]
+
+
+def test_the_lstm_cell_fuses_across_time_steps_of_one_array(plans: list[PlanSummary]) -> None:
+    run_both(lstm_steps)
+    fused_plans = [p for p in plans if any(kind == "fused" for kind, *_ in p.groups)]
+    assert fused_plans
+    reasons = [reason for p in fused_plans for *_, reason in p.groups]
+    assert not [r for r in reasons if "another view of a root" in r], reasons
+
+
+def test_disjoint_halves_read_and_written_in_turn_keep_their_values() -> None:
+    def program() -> list[Any]:
+        x = np.arange(100, dtype=np.float64) / 7.0
+        x[50:] = x[:50] * 2.0   # apart: may fuse with what follows
+        x[:50] = x[50:] + 1.0   # reads the half just written
+        y = x[:50] * x[50:]
+        x[1:] = x[:-1] * 3.0    # overlapping views: never in one group
+        x[:10] = np.sqrt(x[90:]) - y[:10]
+        return [x, y]
+
+    run_both(program)

@@ -117,6 +117,41 @@ def lstm_steps(n: int = 5, b: int = 6, d: int = 4) -> list[Any]:
     return [ifogf, c, ct, hout]
 
 
+def lstm_backward_steps(n: int = 4, b: int = 5, d: int = 3, word: int = 3) -> list[Any]:
+    """The backward pass of cuPyNumeric's LSTM example (examples/lstm_backward.py), on fixed
+    inputs: blocks of columns written one by one, then read as one block."""
+    def filled(*shape: int, phase: float) -> Any:
+        size = int(numpy.prod(shape))
+        return np.sin(np.arange(size, dtype=np.float64) + phase).reshape(shape)
+    wlstm = filled(word + d, 4 * d, phase=0.5)
+    dhout, ifogf = filled(n, b, d, phase=1.0), filled(n, b, 4 * d, phase=2.0)
+    c, ct = filled(n, b, d, phase=3.0), filled(n, b, d, phase=4.0)
+    difog, difogf = np.zeros((n, b, 4 * d)), np.zeros((n, b, 4 * d))
+    dhin, dc, dh0 = np.zeros((n, b, word + d)), np.zeros((n, b, d)), np.zeros((1, d))
+    for t in reversed(range(n)):
+        tanh_ct = ct[t]
+        difogf[t, :, 2 * d:3 * d] = tanh_ct * dhout[t]
+        dc[t] += (1 - tanh_ct**2) * (ifogf[t, :, 2 * d:3 * d] * dhout[t])
+        if t > 0:
+            difogf[t, :, d:2 * d] = c[t - 1] * dc[t]
+            dc[t - 1] += ifogf[t, :, d:2 * d] * dc[t]
+        difogf[t, :, :d] = ifogf[t, :, 3 * d:] * dc[t]
+        difogf[t, :, 3 * d:] = ifogf[t, :, :d] * dc[t]
+        difog[t, :, 3 * d:] = (1 - ifogf[t, :, 3 * d:] ** 2) * difogf[t, :, 3 * d:]
+        y = ifogf[t, :, :3 * d]
+        difog[t, :, :3 * d] = (y * (1.0 - y)) * difogf[t, :, :3 * d]
+        dhin[t] = difog[t].dot(wlstm.transpose())
+        if t > 0:
+            dhout[t - 1, :] += dhin[t, :, word:]
+        else:
+            dh0[0] += np.sum(dhin[t, :, word:], 0)
+    return [difog, difogf, dhin, dc, dhout, dh0]
+
+
+def test_the_lstm_backward_pass_keeps_its_values() -> None:
+    run_both(lstm_backward_steps)
+
+
 def test_the_lstm_cell_fuses_across_time_steps_of_one_array(plans: list[PlanSummary]) -> None:
     run_both(lstm_steps)
     fused_plans = [p for p in plans if any(kind == "fused" for kind, *_ in p.groups)]

@@ -93,6 +93,7 @@ ANALYSIS = "tests/unit/test_analysis.py"
 SWITCHING = "tests/integration/test_payoff_switching.py"
 REPLAY = "tests/integration/test_replay.py"
 DISJOINT_VIEWS = "tests/integration/test_disjoint_views.py"
+AXIS_REDUCTIONS = "tests/integration/test_axis_reductions.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
@@ -403,6 +404,12 @@ MUTATIONS: tuple[Mutation, ...] = (
         "    box.hi[static_cast<std::size_t>(dim)] += amount;\n",
         (DISJOINT_VIEWS,),
         "a view's box undoes its Shift transforms (Legate's Shift::invert_point)"),
+    Mutation(
+        "axis-reduction-kernels-not-staged", "src/cpp/codegen/staged_body.cc",
+        "      return false;  // folds each element into memory: nothing to gain from stages\n",
+        "      break;\n",
+        (f"{AXIS_REDUCTIONS}::test_axes_of_a_3d_array_and_keepdims",),
+        "a kernel reducing into an array is not staged (stages fold into accumulators)"),
     Mutation(
         "zero-d-reduction-joins-array-group", "src/cpp/analysis/legality.cc",
         "    if (reduces(task) && shape_class_ != -1) {\n",

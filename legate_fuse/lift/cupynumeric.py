@@ -41,6 +41,14 @@ BINARY_OPS = frozenset({
     "MAXIMUM", "MINIMUM", "MOD", "MULTIPLY", "NOT_EQUAL", "POWER", "RIGHT_SHIFT", "SUBTRACT",
 })
 REDUCTIONS = frozenset({"SUM", "PROD", "MAX", "MIN", "ALL", "ANY"})
+# Reductions along an axis (UNARY_RED): folded into the target's elements, in place on CPUs and
+# by compare-and-swap on GPUs, into targets 4 or 8 bytes wide (a GPU's compare-and-swap). The
+# values are of the target's type, or narrower integers that NumPy sums into 64 bits (exact:
+# C converts each value as cuPyNumeric's kernel does).
+AXIS_REDUCTIONS = frozenset({"SUM", "PROD", "MAX", "MIN"})
+AXIS_REDUCTION_TYPES = frozenset({"float32", "float64", "int32", "int64", "uint32", "uint64"})
+WIDENED_INTO = {"int64": frozenset({"bool", "int8", "int16", "int32"}),
+                "uint64": frozenset({"uint8", "uint16", "uint32"})}
 CONVERSIONS = frozenset({"NOOP", "SUM", "PROD"})
 
 
@@ -132,6 +140,13 @@ def _op_name(record: TaskRecord, kind: str, scalars: list[Any], c: Codes) -> str
     if kind == "CONVERT":
         name = c.conversion.get(code) if code is not None else None
         return f"CONVERT.{name}" if name else None
+    if kind == "UNARY_RED":
+        # Scalars: the axis, the operation, whether a `where` mask is given (not lifted), and
+        # nothing else (the arguments of argmax-like reductions).
+        if len(scalars) != 3 or bool(scalars[2]):
+            return None
+        name = c.reduction.get(int(scalars[1]))
+        return f"UNARY_RED.{name}" if name in AXIS_REDUCTIONS else None
     if kind == "SCALAR_UNARY_RED":
         name = c.reduction.get(code) if code is not None else None
         where = len(scalars) > 2 and bool(scalars[2])
@@ -147,6 +162,7 @@ _EXPECTED = {
     "WHERE": ((WRITE, READ, READ, READ),),
     "FILL": ((WRITE, READ),),
     "SCALAR_UNARY_RED": ((REDUCE, READ), (REDUCE, READ, READ)),
+    "UNARY_RED": ((READ, REDUCE),),
     "DOT": ((REDUCE, READ, READ),),
 }
 
@@ -157,6 +173,10 @@ def _renderable(op: str, out: str, ins: tuple[str, ...]) -> bool:
         same = all(d == out for d in ins)
         return (same and _core.c_supports("BINARY_OP.MULTIPLY", out, list(ins))
                 and _core.c_supports_reduction("SUM", out))
+    if op.startswith("UNARY_RED."):
+        values_ok = ins == (out,) or (len(ins) == 1 and ins[0] in WIDENED_INTO.get(out, ()))
+        return (values_ok and out in AXIS_REDUCTION_TYPES
+                and _core.c_supports_reduction(op.split(".")[1], out))
     if op.startswith("SCALAR_UNARY_RED."):
         name = op.split(".")[1]
         value_ok = ins[0] == out or (name in ("ALL", "ANY") and out == "bool")

@@ -49,6 +49,19 @@ def reductions(xp: Any) -> Results:
     }
 
 
+def axis_reductions(xp: Any) -> Results:
+    """Reductions along each axis of element-wise work, large enough to be partitioned."""
+    a0, _ = inputs(120_000, seed=5)
+    x = xp.array(a0.reshape(400, 300))
+    y = xp.exp(x) * 2.0 - x
+    return {  # (sums depend on the order of their terms: compare.AXIS_REDUCED_SUFFIX)
+        "columns_reduced": xp.sum(y, axis=0),
+        "rows": xp.max(y * y, axis=1),
+        "mean_reduced": (x - 0.5).mean(axis=0, keepdims=True),
+        "centered": x - xp.min(x + 1.0, axis=1, keepdims=True),
+    }
+
+
 def stencil(xp: Any) -> Results:
     n = 64
     grid = xp.zeros((n + 2, n + 2))
@@ -148,8 +161,8 @@ def timed_loop(xp: Any) -> Results:
 PROGRAMS: dict[str, Program] = {
     program.__name__: program
     for program in (
-        elementwise_chain, reductions, stencil, in_place, broadcasting, boolean_indexing,
-        sorting, linear_solve, printing, convergence_loop, timed_loop,
+        elementwise_chain, reductions, axis_reductions, stencil, in_place, broadcasting,
+        boolean_indexing, sorting, linear_solve, printing, convergence_loop, timed_loop,
     )
 }
 

@@ -204,11 +204,26 @@ def test_rule5_same_reduction_twice_joins_other_operator_splits() -> None:
     assert groups(w.plan()) == [("fused", [0, 1]), ("single", [2])]
 
 
-def test_reduction_into_partitioned_data_is_not_fusible() -> None:
+def test_an_axis_reduction_joins_its_producers_and_its_target_is_read_after_the_group() -> None:
+    # s = (x * 2).sum(axis=0); y = x - s: the reduction folds into s promoted along axis 0
+    # (a partitioned target of the group's shape), and reading s ends the group (rule 5).
+    x, tmp, y = region(0, (4, 6)), region(1, (4, 6)), region(3, (4, 6))
+    promoted = region(2, (4, 6), transform="Promote(extra_dim: 0, dim_size: 4)")
+    two = value(40)
     w = WindowBuilder()
-    w.task((A, "RED", 0), (B, "R"))
-    w.keep_alive(A)
-    assert groups(w.plan()) == [("opaque", [0])]
+    w.task((tmp, "W"), (x, "R"), (two, "R"), op="BINARY_OP.MULTIPLY")
+    w.task((tmp, "R"), (promoted, "RED", 0), op="UNARY_RED.SUM")
+    w.task((y, "W"), (x, "R"), (promoted, "R"), op="BINARY_OP.SUBTRACT")
+    w.keep_alive(x, y, region(2, (6,)))
+    plan = w.plan()
+    assert groups(plan) == [("fused", [0, 1]), ("single", [2])]
+    assert "reduction target" in plan.groups[0].end_reason
+    assert [w.descriptions[s] for s in plan.groups[0].temporaries] == [tmp]
+    kernel = plan.groups[0].kernel
+    assert kernel is not None, plan.groups[0].kernel_error
+    assert [(int(role), value) for role, _, value in kernel.args] == [
+        (int(_core.ArgRole.INPUT), False), (int(_core.ArgRole.INPUT), True),
+        (int(_core.ArgRole.REDUCTION), False)]
 
 
 def test_two_views_of_one_root_read_together_join() -> None:

@@ -137,6 +137,28 @@ def test_reduction_folds_into_the_instance(compiler: KernelCompiler, op: str,
     numpy.testing.assert_allclose(target, reduce(x * x), rtol=1e-12)
 
 
+@pytest.mark.parametrize("axis", [0, 1])
+@pytest.mark.parametrize("op", ["SUM", "MAX"])
+def test_axis_reduction_folds_each_element_into_its_target(compiler: KernelCompiler, op: str,
+                                                          axis: int) -> None:
+    # An axis reduction: the target is the reduced array promoted along the axis (stride 0),
+    # each element folded into its own target element, row by row as NumPy's add.reduce.
+    spec = KernelSpec(
+        args=((IN, "float64", False), (RED, "float64", False)),
+        scalar_types=(),
+        nodes=(("BINARY_OP.MULTIPLY", "float64", ((ARG, 0), (ARG, 0))),),
+        stores=(), reductions=((1, op, (REGISTER, 0), NO_OPERAND),))
+    x = numpy.linspace(-3.0, 3.0, 7 * 9).reshape(7, 9)
+    reduce = {"SUM": numpy.add, "MAX": numpy.maximum}[op]
+    target = numpy.full(x.shape[1 - axis], 0.0 if op == "SUM" else -numpy.inf)
+    want = target.copy()
+    promoted = numpy.expand_dims(target, axis)
+    run(compiler, spec, [x, numpy.broadcast_to(promoted, x.shape)], x.shape)
+    for index in numpy.ndindex(*x.shape):  # the fold order of a sequential loop
+        want[index[1 - axis]] = reduce(want[index[1 - axis]], x[index] * x[index])
+    assert target.tobytes() == want.tobytes()
+
+
 def test_masked_reduction_skips_masked_elements(compiler: KernelCompiler) -> None:
     spec = KernelSpec(
         args=((IN, "float64", False), (IN, "bool", False), (RED, "float64", True)),

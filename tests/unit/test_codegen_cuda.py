@@ -74,6 +74,20 @@ def test_every_reduction_compiles_to_ptx(compiler: PtxCompiler, dtype: str) -> N
     assert "atom.global.cas" in ptx or "atom.cas" in ptx
 
 
+@pytest.mark.parametrize("dtype", ["float32", "float64", "int32", "int64", "uint32", "uint64"])
+def test_axis_reductions_fold_each_element_atomically(compiler: PtxCompiler, dtype: str) -> None:
+    # Reductions into arrays (axis reductions): each thread folds into its own target element
+    # by compare-and-swap, with no accumulator and no block-wide combine.
+    ops = ("SUM", "PROD", "MAX", "MIN")
+    args = [(IN, dtype, False)] + [(RED, dtype, False) for _ in ops]
+    reductions = tuple((1 + i, op, (ARG, 0), NO_OPERAND) for i, op in enumerate(ops))
+    source = KernelSpec(tuple(args), (), (), (), reductions).render_cuda()
+    assert "__shared__" not in source and "acc0" not in source
+    assert source.count("lf_fold0(&") == 1
+    ptx = Path(compiler.build(source)).read_text()
+    assert "atom.global.cas" in ptx or "atom.cas" in ptx
+
+
 def test_values_broadcast_and_chains_compile(compiler: PtxCompiler) -> None:
     spec = KernelSpec(
         args=((IN, "float64", False), (IN, "float64", True), (OUT, "float64", False),

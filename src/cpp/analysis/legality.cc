@@ -30,9 +30,6 @@ std::optional<std::string> GroupState::check_shape(const ir::Task& task) const
       // in its element loop: they would never be computed.
       return "an empty " + arg_text(arg);
     }
-    if (arg.privilege == ir::Privilege::Reduce) {
-      return "reduction into a partitioned " + arg_text(arg);
-    }
     if (shape == -1) {
       shape = store.shape_class;
     } else if (shape != store.shape_class) {

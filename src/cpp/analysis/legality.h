@@ -17,8 +17,9 @@ class GroupState {
 
   // Why `task` may not join the group (nullopt: it may). The rules of DESIGN.md:
   //  1. the task is liftable;
-  //  2. its partitioned arguments are aligned, not empty, and iterate over the group's shape,
-  //     or it only computes on 0-d values (and then reduces only in a group of 0-d values);
+  //  2. its partitioned arguments are aligned, not empty, and iterate over the group's shape
+  //     (a partitioned reduction target too: an axis reduction into a promoted view), or it
+  //     only computes on 0-d values (and then reduces only in a group of 0-d values);
   //  3. a root written in the group is accessed only through the view it was written through;
   //  4. a root the task writes was read in the group only through the view it writes through;
   //  5. a reduction target is not otherwise accessed, and further reductions into it use the

@@ -46,6 +46,9 @@ class Renderer {
       }
     }
     for (std::size_t r = 0; r < spec_.reductions.size(); ++r) {
+      if (is_array_reduction(spec_, r)) {
+        continue;
+      }
       const auto& red  = spec_.reductions[r];
       const auto dtype = arg_dtype(red.arg);
       out << "  " << c_type_of(dtype) << " acc" << r << " = "
@@ -77,12 +80,13 @@ class Renderer {
       write_staged_body(out, spec_, "      ", "inner", contiguous);
     } else {
       out << "      for (int64_t i = 0; i < inner; ++i) {\n";
-      write_element_body(out, spec_, "        ", contiguous);
+      write_element_body(out, spec_, "        ", contiguous, fold_in_place());
       out << "      }\n";
     }
     out << "    } else {\n"
         << "      for (int64_t i = 0; i < inner; ++i) {\n";
-    write_element_body(out, spec_, "        ", [&](std::size_t a) { return element(a, false); });
+    write_element_body(
+        out, spec_, "        ", [&](std::size_t a) { return element(a, false); }, fold_in_place());
     out << "      }\n    }\n"
            "    for (int32_t d = ndim - 2; d >= 0; --d) {\n"
            "      if (++index[d] < extents[d]) {\n";
@@ -98,6 +102,9 @@ class Renderer {
     out << "    }\n"
            "  }\n";
     for (std::size_t r = 0; r < spec_.reductions.size(); ++r) {
+      if (is_array_reduction(spec_, r)) {
+        continue;
+      }
       const auto& red  = spec_.reductions[r];
       const auto dtype = arg_dtype(red.arg);
       const auto slot =
@@ -117,9 +124,26 @@ class Renderer {
     return spec_.args.at(static_cast<std::size_t>(arg)).dtype;
   }
 
+  // Whether the kernel addresses the argument's element at each iteration (its stride then
+  // decides whether rows are contiguous): all but values read once and values reduced into.
   [[nodiscard]] bool strided(std::size_t arg) const
   {
-    return spec_.args[arg].role != ArgSpec::Role::Reduction && !is_value_input(spec_, arg);
+    const bool value_reduction =
+        spec_.args[arg].role == ArgSpec::Role::Reduction && spec_.args[arg].value;
+    return !value_reduction && !is_value_input(spec_, arg);
+  }
+
+  // A point task's loop is sequential: an array reduction folds into its element in place, in
+  // the order cuPyNumeric's own kernel folds (row-major over the iteration block).
+  [[nodiscard]] ArrayFold fold_in_place() const
+  {
+    return [this](std::size_t r, const std::string& element, const std::string& value) {
+      const auto& red = spec_.reductions[r];
+      return element + " = " +
+             require_rendering(reduction_combine(red.op, arg_dtype(red.arg), element, value),
+                               red.op) +
+             ";";
+    };
   }
 
   [[nodiscard]] std::string contiguous_condition() const

@@ -101,6 +101,9 @@ std::string render_cuda(const KernelSpec& spec)
     }
   }
   for (std::size_t r = 0; r < spec.reductions.size(); ++r) {
+    if (is_array_reduction(spec, r)) {
+      continue;
+    }
     const auto& red   = spec.reductions[r];
     const auto& dtype = spec.args.at(red.arg).dtype;
     out << "  " << c_type_of(dtype) << " acc" << r << " = "
@@ -120,12 +123,23 @@ std::string render_cuda(const KernelSpec& spec)
     out << "      o" << a << " += i * p.arrays[" << a << "].strides[d];\n";
   }
   out << "    }\n";
-  write_element_body(out, spec, "    ", [&](std::size_t a) {
-    return "(*(" + c_type_of(spec.args[a].dtype) + "*)(p.arrays[" + std::to_string(a) +
-           "].data + o" + std::to_string(a) + "))";
-  });
+  // Threads share the elements an array reduction folds into: each folds atomically.
+  const ArrayFold fold_atomically = [](std::size_t r, const std::string& element,
+                                       const std::string& value) {
+    return "lf_fold" + std::to_string(r) + "(&" + element + ", " + value + ");";
+  };
+  write_element_body(
+      out, spec, "    ",
+      [&](std::size_t a) {
+        return "(*(" + c_type_of(spec.args[a].dtype) + "*)(p.arrays[" + std::to_string(a) +
+               "].data + o" + std::to_string(a) + "))";
+      },
+      fold_atomically);
   out << "  }\n";
   for (std::size_t r = 0; r < spec.reductions.size(); ++r) {
+    if (is_array_reduction(spec, r)) {
+      continue;
+    }
     const auto& red   = spec.reductions[r];
     const auto& dtype = spec.args.at(red.arg).dtype;
     const auto type   = c_type_of(dtype);

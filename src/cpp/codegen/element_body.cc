@@ -110,15 +110,31 @@ void write_stores(std::ostringstream& out, const KernelSpec& spec, const std::st
   }
 }
 
-void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std::string& indent)
+bool is_array_reduction(const KernelSpec& spec, std::size_t r)
+{
+  return !spec.args.at(static_cast<std::size_t>(spec.reductions.at(r).arg)).value;
+}
+
+void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
+                      const ElementAccess& element, const ArrayFold& fold)
 {
   for (std::size_t r = 0; r < spec.reductions.size(); ++r) {
     const auto& red   = spec.reductions[r];
     const auto& dtype = spec.args.at(static_cast<std::size_t>(red.arg)).dtype;
-    const auto acc    = "acc" + std::to_string(r);
-    auto combined =
-        require_rendering(reduction_combine(red.op, dtype, acc, operand_name(red.value)), red.op);
-    if (red.mask.index >= 0) {
+    const auto value  = operand_name(red.value);
+    const auto masked = red.mask.index >= 0;
+    if (is_array_reduction(spec, r)) {
+      if (!fold || !element) {
+        throw UnsupportedError("legate-fuse: no rendering for a reduction into an array here");
+      }
+      require_rendering(reduction_combine(red.op, dtype, "a", "b"), red.op + " over " + dtype);
+      const auto statement = fold(r, element(static_cast<std::size_t>(red.arg)), value);
+      out << indent << (masked ? "if (" + operand_name(red.mask) + ") " : "") << statement << "\n";
+      continue;
+    }
+    const auto acc = "acc" + std::to_string(r);
+    auto combined  = require_rendering(reduction_combine(red.op, dtype, acc, value), red.op);
+    if (masked) {
       combined = "(" + operand_name(red.mask) + " ? " + combined + " : " + acc + ")";
     }
     out << indent << acc << " = " << combined << ";\n";
@@ -126,7 +142,7 @@ void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std
 }
 
 void write_element_body(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
-                        const ElementAccess& element)
+                        const ElementAccess& element, const ArrayFold& fold)
 {
   for (std::size_t a = 0; a < spec.args.size(); ++a) {
     if (spec.args[a].role == ArgSpec::Role::Input && !is_value_input(spec, a)) {
@@ -137,7 +153,7 @@ void write_element_body(std::ostringstream& out, const KernelSpec& spec, const s
     write_node(out, spec, n, indent);
   }
   write_stores(out, spec, indent, element);
-  write_reductions(out, spec, indent);
+  write_reductions(out, spec, indent, element, fold);
 }
 
 }  // namespace legate_fuse::codegen

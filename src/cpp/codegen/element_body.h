@@ -12,12 +12,24 @@ namespace legate_fuse::codegen {
 // How a renderer addresses element `arg` of the current iteration (an lvalue expression).
 using ElementAccess = std::function<std::string(std::size_t arg)>;
 
+// How a renderer folds `value` into `element`, the element of array reduction r's target
+// that the current iteration reduces into: a statement. C folds in place (a point task's loop
+// is sequential); CUDA folds atomically (threads share the target's elements).
+using ArrayFold =
+    std::function<std::string(std::size_t r, const std::string& element, const std::string& value)>;
+
+// Whether reduction r reduces into an array (a partitioned store, promoted along the reduced
+// dimensions: an axis reduction), each element into its own target element, rather than
+// into one value accumulated in acc<r>.
+[[nodiscard]] bool is_array_reduction(const KernelSpec& spec, std::size_t r);
+
 // The part of every kernel that both the C and the CUDA renderers share: for one element,
-// load the partitioned inputs, evaluate the operation DAG into registers, store the outputs
-// and fold the reduced values into the accumulators acc<r>. Single-element (value) inputs are
-// expected to be loaded once before, as in<k>.
+// load the partitioned inputs, evaluate the operation DAG into registers, store the outputs,
+// fold the reduced values into the accumulators acc<r> and, with `fold`, into the elements of
+// array reductions. Single-element (value) inputs are expected to be loaded once before, as
+// in<k>.
 void write_element_body(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
-                        const ElementAccess& element);
+                        const ElementAccess& element, const ArrayFold& fold);
 
 // The pieces of the element body, for renderers that split it (codegen/staged_body.h).
 void write_input_load(std::ostringstream& out, const KernelSpec& spec, std::size_t arg,
@@ -27,7 +39,9 @@ void write_node(std::ostringstream& out, const KernelSpec& spec, std::size_t n,
                 const std::string& indent);
 void write_stores(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
                   const ElementAccess& element);
-void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std::string& indent);
+// Throws UnsupportedError for an array reduction when no `fold` is given.
+void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
+                      const ElementAccess& element = {}, const ArrayFold& fold = {});
 // Whether node n calls an out-of-line C library function (see c_ops.h is_library_call).
 [[nodiscard]] bool is_library_call_node(const KernelSpec& spec, std::size_t n);
 

@@ -159,6 +159,11 @@ bool wants_staging(const KernelSpec& spec)
   if (spec.nodes.size() < 2) {
     return false;
   }
+  for (std::size_t r = 0; r < spec.reductions.size(); ++r) {
+    if (is_array_reduction(spec, r)) {
+      return false;  // folds each element into memory: nothing to gain from stages
+    }
+  }
   for (std::size_t n = 0; n < spec.nodes.size(); ++n) {
     if (is_library_call_node(spec, n)) {
       return true;

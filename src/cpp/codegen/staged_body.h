@@ -12,7 +12,8 @@ namespace legate_fuse::codegen {
 inline constexpr int STAGE_TILE = 256;
 
 // Whether the contiguous loop of this kernel is better staged: it calls at least one
-// out-of-line C library function (exp, log, ...) and computes something besides.
+// out-of-line C library function (exp, log, ...) and computes something besides, and it
+// reduces into no array.
 [[nodiscard]] bool wants_staging(const KernelSpec& spec);
 
 // Renders the loop `for i in [0, count)` over contiguous elements tile by tile: each library

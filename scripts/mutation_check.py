@@ -115,6 +115,12 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{REPLAY}::test_a_loop_encodes_its_stream_once_and_replays_it",),
         "the references a record's lifted form holds are the window's own"),
     Mutation(
+        "stencil-hint-passes-through", "legate_fuse/capture/compat.py",
+        '"node_count", "node_id", "prefetch_bloated_instances", "realm_config",',
+        '"node_count", "node_id", "realm_config",',
+        ("tests/integration/test_flush_points.py::test_a_stencil_hint_does_not_cut_the_window",),
+        "a stencil hint (prefetch_bloated_instances) is passed on without running what is held"),
+    Mutation(
         "external-write-flush", "legate_fuse/session.py",
         '                # NumPy reads its own memory as soon as cuPyNumeric returns, calling no '
         'one.\n                self.flush("external_write")\n',

@@ -125,6 +125,20 @@ def test_reduction_fill_does_not_cut_the_window(session: Session) -> None:
     assert float(dotted) == 4950.0
 
 
+def test_a_stencil_hint_does_not_cut_the_window(session: Session) -> None:
+    # cuPyNumeric's stencil_hint (Legate's prefetch_bloated_instances) changes no contents:
+    # the tasks held before it stay held, and fuse with those after it.
+    grid = cn.arange(100.0)
+    legate_fuse.flush()
+    grid *= 2.0
+    grid.stencil_hint((1,), (1,))
+    assert len(session.window) == 1
+    interior = grid[:-2] + grid[2:]
+    assert len(session.window) == 2
+    numpy.testing.assert_array_equal(numpy.asarray(interior),
+                                     numpy.arange(100.0)[:-2] * 2 + numpy.arange(100.0)[2:] * 2)
+
+
 def test_manual_task_flushes(session: Session) -> None:
     m = cn.array(numpy.eye(4) * 2.0)
     rhs = cn.ones(4) * 4.0

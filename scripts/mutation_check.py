@@ -417,6 +417,12 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{AXIS_REDUCTIONS}::test_axes_of_a_3d_array_and_keepdims",),
         "a kernel reducing into an array is not staged (stages fold into accumulators)"),
     Mutation(
+        "axis-reduction-mask", "src/cpp/codegen/element_body.cc",
+        '(masked ? "if (" + operand_name(red.mask) + ") " : "")',
+        'std::string{}',
+        (f"{AXIS_REDUCTIONS}::test_masked_axis_reductions_fuse_with_their_mask",),
+        "a masked axis reduction folds only the elements its mask selects"),
+    Mutation(
         "zero-d-reduction-joins-array-group", "src/cpp/analysis/legality.cc",
         "    if (reduces(task) && shape_class_ != -1) {\n",
         "    if (false && reduces(task) && shape_class_ != -1) {\n",

@@ -141,9 +141,11 @@ def _op_name(record: TaskRecord, kind: str, scalars: list[Any], c: Codes) -> str
         name = c.conversion.get(code) if code is not None else None
         return f"CONVERT.{name}" if name else None
     if kind == "UNARY_RED":
-        # Scalars: the axis, the operation, whether a `where` mask is given (not lifted), and
-        # nothing else (the arguments of argmax-like reductions).
-        if len(scalars) != 3 or bool(scalars[2]):
+        # Scalars: the axis, the operation, whether a `where` mask is given (then its store is
+        # the last input: the kernel builder's mask), and nothing else (the arguments of
+        # argmax-like reductions).
+        masked = len(record.args) == 3
+        if len(scalars) != 3 or bool(scalars[2]) != masked:
             return None
         name = c.reduction.get(int(scalars[1]))
         return f"UNARY_RED.{name}" if name in AXIS_REDUCTIONS else None
@@ -162,7 +164,7 @@ _EXPECTED = {
     "WHERE": ((WRITE, READ, READ, READ),),
     "FILL": ((WRITE, READ),),
     "SCALAR_UNARY_RED": ((REDUCE, READ), (REDUCE, READ, READ)),
-    "UNARY_RED": ((READ, REDUCE),),
+    "UNARY_RED": ((READ, REDUCE), (READ, REDUCE, READ)),
     "DOT": ((REDUCE, READ, READ),),
 }
 
@@ -174,8 +176,9 @@ def _renderable(op: str, out: str, ins: tuple[str, ...]) -> bool:
         return (same and _core.c_supports("BINARY_OP.MULTIPLY", out, list(ins))
                 and _core.c_supports_reduction("SUM", out))
     if op.startswith("UNARY_RED."):
-        values_ok = ins == (out,) or (len(ins) == 1 and ins[0] in WIDENED_INTO.get(out, ()))
-        return (values_ok and out in AXIS_REDUCTION_TYPES
+        values_ok = ins[0] == out or ins[0] in WIDENED_INTO.get(out, ())
+        mask_ok = len(ins) == 1 or ins[1:] == ("bool",)
+        return (values_ok and mask_ok and out in AXIS_REDUCTION_TYPES
                 and _core.c_supports_reduction(op.split(".")[1], out))
     if op.startswith("SCALAR_UNARY_RED."):
         name = op.split(".")[1]

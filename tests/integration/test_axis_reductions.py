@@ -120,13 +120,29 @@ def test_reductions_of_views_and_of_transposes() -> None:
     run_both(program)
 
 
-def test_argmax_and_masked_reductions_stay_as_built() -> None:
+@pytest.mark.parametrize("name", sorted(REDUCTIONS))
+def test_masked_axis_reductions_fuse_with_their_mask(plans: list[PlanSummary], name: str) -> None:
+    reduce = REDUCTIONS[name]
+
     def program() -> list[Any]:
         x = grid("float64", (20, 8))
         y = x * 2.0
-        return [np.argmax(y, axis=1), np.sum(y, axis=0, where=y > 0), y + 1.0]
+        initial = {"sum": 0.0, "prod": 1.0, "max": -10.0, "min": 10.0}[name]
+        return [reduce(y, axis=1, where=y > 0, initial=initial),
+                reduce(y - 1.0, axis=0, where=x < 1.5, initial=initial)]
 
     run_both(program)
+    assert fused_ops(plans).count(f"UNARY_RED.{name.upper()}") == 2
+
+
+def test_argmax_stays_as_built(plans: list[PlanSummary]) -> None:
+    def program() -> list[Any]:
+        x = grid("float64", (20, 8))
+        y = x * 2.0
+        return [np.argmax(y, axis=1), np.argmin(y, axis=0), y + 1.0]
+
+    run_both(program)
+    assert not [op for op in fused_ops(plans) if op.startswith("UNARY_RED")]
 
 
 def test_float32_values_summed_into_float64_fuse_after_their_conversion(

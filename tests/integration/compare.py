@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -74,3 +74,21 @@ def expect_fusion(expected: bool = True) -> Iterator[None]:
     legate_fuse.flush()
     if expected:
         assert fused_launches() > before, "nothing was fused: the comparison proves nothing"
+
+
+def run_both(program: Callable[[], list[Any]], fuses: bool = True) -> list[numpy.ndarray]:
+    """The program's values with fusion on, checked bit for bit (dtype, shape and bits) against
+    fusion off, and that the fused run launched a fused task (`fuses=False` only for a program
+    with nothing to fuse)."""
+    legate_fuse.flush()
+    with expect_fusion(fuses):
+        fused = [numpy.asarray(v).copy() for v in program()]
+    legate_fuse.disable()
+    try:
+        unfused = [numpy.asarray(v).copy() for v in program()]
+    finally:
+        legate_fuse.enable()
+    for a, b in zip(fused, unfused, strict=True):
+        assert a.dtype == b.dtype and a.shape == b.shape
+        assert a.tobytes() == b.tobytes()
+    return fused

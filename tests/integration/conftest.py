@@ -11,6 +11,7 @@ import pytest
 
 import legate_fuse
 from legate_fuse import session as fusion_session
+from legate_fuse.plan.planner import PlanSummary
 
 legate_fuse.enable()
 
@@ -69,3 +70,15 @@ def always_fuse(session: fusion_session.Session) -> Iterator[fusion_session.Sess
     session.payoff = session.step_aside.payoff = None
     yield session
     session.payoff = session.step_aside.payoff = tuner
+
+
+@pytest.fixture
+def plans(session: fusion_session.Session) -> Iterator[list[PlanSummary]]:
+    """Plans of the windows flushed during the test (collected from a clean window, in windows
+    of up to 1,000 tasks)."""
+    session.window.capacity = 1000
+    collected: list[PlanSummary] = []
+    listeners = session.planner().listeners
+    listeners.append(collected.append)
+    yield collected
+    listeners.remove(collected.append)

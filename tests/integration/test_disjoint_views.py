@@ -4,7 +4,6 @@ one group: the analysis splits a root into memory classes by the box each view a
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import cupynumeric as np
@@ -13,12 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import legate_fuse
 from legate_fuse import _core
 from legate_fuse.plan.planner import PlanSummary
-from legate_fuse.session import Session
 
-from .compare import expect_fusion
+from .compare import run_both
 
 SHAPE = (6, 5, 4)
 
@@ -74,29 +71,6 @@ def test_views_apart_never_overlap_in_legates_own_test(first: tuple[Any, ...],
     offsets = numpy.arange(numpy.prod(SHAPE)).reshape(SHAPE)
     other = offsets[second].T if transposed else offsets[second]
     assert not apart or numpy.intersect1d(offsets[first], other).size == 0
-
-
-@pytest.fixture
-def plans(session: Session) -> Iterator[list[PlanSummary]]:
-    session.window.capacity = 1000
-    collected: list[PlanSummary] = []
-    listeners = session.planner().listeners
-    listeners.append(collected.append)
-    yield collected
-    listeners.remove(collected.append)
-
-
-def run_both(program: Callable[[], list[Any]]) -> None:
-    legate_fuse.flush()
-    with expect_fusion():
-        fused = [numpy.asarray(v).copy() for v in program()]
-    legate_fuse.disable()
-    try:
-        unfused = [numpy.asarray(v).copy() for v in program()]
-    finally:
-        legate_fuse.enable()
-    for a, b in zip(fused, unfused, strict=True):
-        assert a.tobytes() == b.tobytes()
 
 
 def lstm_steps(n: int = 5, b: int = 6, d: int = 4) -> list[Any]:

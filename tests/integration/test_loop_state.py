@@ -5,7 +5,6 @@ nothing wrote), and the results are those of fusion off."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from typing import Any
 
 import cupynumeric as np
@@ -14,25 +13,8 @@ import numpy
 import legate_fuse
 from legate_fuse.session import Session
 
-from .compare import expect_fusion
+from .compare import run_both
 from .test_activation import run
-
-
-def run_both(program: Callable[[], list[Any]], fuses: bool = True) -> list[numpy.ndarray]:
-    """The program's values with fusion on, checked bit for bit against fusion off, and that
-    the fused run launched a fused task (`fuses=False` only for a program with nothing to
-    fuse)."""
-    legate_fuse.flush()
-    with expect_fusion(fuses):
-        fused = [numpy.asarray(v).copy() for v in program()]
-    legate_fuse.disable()
-    try:
-        unfused = [numpy.asarray(v).copy() for v in program()]
-    finally:
-        legate_fuse.enable()
-    for a, b in zip(fused, unfused, strict=True):
-        assert a.tobytes() == b.tobytes()
-    return fused
 
 
 def owned_inputs() -> tuple[Any, Any]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import cupynumeric as np
 import numpy
 import pytest
@@ -13,17 +11,6 @@ from legate_fuse.plan.planner import PlanSummary
 from legate_fuse.session import Session
 
 from . import plan_programs as programs
-
-
-@pytest.fixture
-def plans(session: Session) -> Iterator[list[PlanSummary]]:
-    """Plans of the windows flushed during the test (collected from a clean window)."""
-    session.window.capacity = 1000
-    collected: list[PlanSummary] = []
-    listeners = session.planner().listeners
-    listeners.append(collected.append)
-    yield collected
-    listeners.remove(collected.append)
 
 
 def flushed(plans: list[PlanSummary]) -> list[PlanSummary]:

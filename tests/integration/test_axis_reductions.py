@@ -134,3 +134,18 @@ def test_float32_values_summed_into_float64_fuse_after_their_conversion(
 
     run_both(program)
     assert "UNARY_RED.SUM" in fused_ops(plans)
+
+
+@pytest.mark.parametrize("name", sorted(REDUCTIONS))
+def test_nans_and_infinities_reduce_as_cupynumeric_reduces_them(plans: list[PlanSummary],
+                                                                 name: str) -> None:
+    reduce = REDUCTIONS[name]
+
+    def program() -> list[Any]:
+        x = grid("float64", (9, 6))
+        y = np.where(x > 2.0, np.nan, x)  # a NaN in some columns and rows
+        y = np.where(x < -2.5, -np.inf, y) * 1.5
+        return [reduce(y, axis=0), reduce(y, axis=1)]
+
+    run_both(program)
+    assert fused_ops(plans).count(f"UNARY_RED.{name.upper()}") == 2

@@ -423,6 +423,12 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{AXIS_REDUCTIONS}::test_masked_axis_reductions_fuse_with_their_mask",),
         "a masked axis reduction folds only the elements its mask selects"),
     Mutation(
+        "integer-floor-division-floors", "src/cpp/codegen/element_body.cc",
+        '")(q - (((a < 0) != (b < 0)) && q * b != a));\\n}\\n";',
+        '")(q);\\n}\\n";',
+        ("tests/integration/test_fused_ops.py::test_integer_division_in_a_chain",),
+        "signed integers divide with floor, as cuPyNumeric's floor_divide_signed"),
+    Mutation(
         "zero-d-reduction-joins-array-group", "src/cpp/analysis/legality.cc",
         "    if (reduces(task) && shape_class_ != -1) {\n",
         "    if (false && reduces(task) && shape_class_ != -1) {\n",

@@ -115,6 +115,27 @@ def test_binary_op_in_a_chain(session: Session, op: str, dtype: str) -> None:
     assert_same_bits(fused, unfused)
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # special_values' uint64 extremes
+@pytest.mark.parametrize(("op", "dtype"), cases(["floor_divide", "remainder", "fmod"], INTS))
+def test_integer_division_in_a_chain(session: Session, op: str, dtype: str) -> None:
+    # Divisors of every sign and size but zero (which traps without the plugin too), and no
+    # minimum over -1 in 32 and 64 bits (the same trap); one- and two-byte integers divide in
+    # int, where the minimum over -1 wraps around.
+    fn = getattr(cn, op)
+    x = special_values(dtype)
+    y = numpy.roll(special_values(dtype), 5)
+    y[y == 0] = 3
+    if numpy.dtype(dtype).itemsize >= 4 and numpy.dtype(dtype).kind == "i":
+        y[(x == numpy.iinfo(dtype).min) & (y == -1)] = 2
+
+    def program(a: Any, b: Any) -> Any:
+        return fn(a & a, b)  # a fused producer, of the same type (uint64 * 1 is a float)
+
+    fused, unfused, launches = fused_and_unfused(session, program, x, y)
+    assert launches >= 1
+    assert_same_bits(fused, unfused)
+
+
 @pytest.mark.parametrize(("src", "dst"), [(s, d) for s in FLOATS + INTS + ("bool",)
                                           for d in FLOATS + INTS + ("bool",) if s != d])
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")

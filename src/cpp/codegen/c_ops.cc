@@ -123,6 +123,17 @@ std::optional<std::string> binary(const std::string& name, const std::string& ou
     if (name == "BITWISE_AND") return "((" + std::string(t->c_name) + ")(" + a + " & " + b + "))";
     if (name == "BITWISE_OR") return "((" + std::string(t->c_name) + ")(" + a + " | " + b + "))";
     if (name == "BITWISE_XOR") return "((" + std::string(t->c_name) + ")(" + a + " ^ " + b + "))";
+    // As cuPyNumeric divides integers: C's truncating `/` and `%` in the promoted type, floored
+    // for signed operands (helpers of element_body.h); a zero divisor traps in both.
+    if (name == "FMOD") return "((" + std::string(t->c_name) + ")(" + a + " % " + b + "))";
+    if (t->kind == 'u') {
+      if (name == "FLOOR_DIVIDE")
+        return "((" + std::string(t->c_name) + ")(" + a + " / " + b + "))";
+      if (name == "MOD") return "((" + std::string(t->c_name) + ")(" + a + " % " + b + "))";
+    } else {
+      if (name == "FLOOR_DIVIDE") return call("lf_floor_divide_" + in, x);
+      if (name == "MOD") return call("lf_mod_" + in, x);
+    }
     return std::nullopt;
   }
   // bool

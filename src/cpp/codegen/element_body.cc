@@ -39,9 +39,32 @@ std::string c_type_of(const std::string& dtype)
   return require_rendering(c_type(dtype), "dtype " + dtype);
 }
 
+std::string integer_division_helpers(const std::string& qualifier)
+{
+  // cuPyNumeric's floor_divide_signed and signed MOD (binary_op_util.h), in the same types:
+  // the quotient in the promoted type of `a / b` (int for 8- and 16-bit operands), the
+  // remainder's product and difference too, converted to T at the end. Division by zero
+  // traps there as here.
+  const char* signed_types[][3] = {{"int8", "int8_t", "int"},
+                                   {"int16", "int16_t", "int"},
+                                   {"int32", "int32_t", "int32_t"},
+                                   {"int64", "int64_t", "int64_t"}};
+  std::string text;
+  for (const auto& [name, type, promoted] : signed_types) {
+    const std::string n = name, t = type, p = promoted;
+    text += qualifier + " " + t + " lf_floor_divide_" + n + "(" + t + " a, " + t + " b)\n{\n" +
+            "  const " + p + " q = a / b;\n" + "  return (" + t +
+            ")(q - (((a < 0) != (b < 0)) && q * b != a));\n}\n";
+    text += qualifier + " " + t + " lf_mod_" + n + "(" + t + " a, " + t + " b)\n{\n" + "  const " +
+            t + " q = lf_floor_divide_" + n + "(a, b);\n" + "  return (" + t +
+            ")((a - b * q) * (b != 0));\n}\n";
+  }
+  return text;
+}
+
 std::string remainder_helpers(const std::string& qualifier)
 {
-  std::string text;
+  std::string text       = integer_division_helpers(qualifier);
   const char* types[][4] = {{"double", "float64", "fmod", "copysign"},
                             {"float", "float32", "fmodf", "copysignf"}};
   for (const auto& [type, suffix, fmod, copysign] : types) {

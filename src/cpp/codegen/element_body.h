@@ -50,9 +50,9 @@ void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std
 [[nodiscard]] std::string require_rendering(const std::optional<std::string>& value,
                                             const std::string& what);
 [[nodiscard]] std::string c_type_of(const std::string& dtype);
-// The float32/float64 remainder helpers the operation table calls (NumPy's sign convention, as
-// cuPyNumeric computes it), declared with `qualifier` ("static inline" for C, "__device__
-// inline" for CUDA).
+// The helpers the operation table calls: float32/float64 remainders (NumPy's sign convention,
+// as cuPyNumeric computes it) and signed integer floor division and remainder (cuPyNumeric's
+// formulas), declared with `qualifier` ("static inline" for C, "__device__ inline" for CUDA).
 [[nodiscard]] std::string remainder_helpers(const std::string& qualifier);
 [[nodiscard]] std::string operand_name(const Operand& op);
 

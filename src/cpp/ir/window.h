@@ -26,6 +26,8 @@ struct StoreRef {
   bool known{};   // false: the description could not be read; its tasks stay opaque
   bool value{};   // a 0-d Future: one value, which a kernel reads once, before its loop
   bool future{};  // any Future (one element, however promoted or broadcast)
+  // The store's memory class (see view_box.h): its root array, split into classes of views
+  // that may share elements; views of different classes never do. The analysis calls it root.
   std::int32_t root{-1};
   std::int32_t view{-1};
   std::int32_t shape_class{-1};
@@ -54,7 +56,9 @@ struct Task {
 struct Window {
   std::vector<StoreRef> stores;
   std::vector<Task> tasks;
-  std::vector<bool> root_live;               // per root: observable from outside the window
+  // per root (memory class): observable from outside the window; every class of an array the
+  // program reaches is
+  std::vector<bool> root_live;
   std::vector<std::int32_t> root_last_task;  // per root: the last task accessing it (-1: none)
   std::int32_t num_roots{};
   std::int32_t num_views{};

@@ -150,7 +150,6 @@ void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std
       if (!fold || !element) {
         throw UnsupportedError("legate-fuse: no rendering for a reduction into an array here");
       }
-      require_rendering(reduction_combine(red.op, dtype, "a", "b"), red.op + " over " + dtype);
       const auto statement = fold(r, element(static_cast<std::size_t>(red.arg)), value);
       out << indent << (masked ? "if (" + operand_name(red.mask) + ") " : "") << statement << "\n";
       continue;

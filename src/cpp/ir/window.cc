@@ -116,7 +116,6 @@ std::vector<std::int32_t> memory_classes(const std::vector<std::optional<StoreDe
     return view;
   };
   std::vector<std::vector<std::int32_t>> views_of(static_cast<std::size_t>(num_roots));
-  std::vector<std::optional<RootBox>> boxes(static_cast<std::size_t>(num_views));
   std::vector<const StoreDesc*> first_desc(static_cast<std::size_t>(num_views), nullptr);
   for (std::size_t store = 0; store < stores.size(); ++store) {
     const auto& ref = stores[store];
@@ -124,17 +123,26 @@ std::vector<std::int32_t> memory_classes(const std::vector<std::optional<StoreDe
       continue;
     }
     first_desc[static_cast<std::size_t>(ref.view)] = &*descs[store];
-    boxes[static_cast<std::size_t>(ref.view)]      = root_box(*descs[store]);
     views_of[static_cast<std::size_t>(ref.root)].push_back(ref.view);
   }
+  std::vector<std::optional<RootBox>> boxes;
   for (const auto& views : views_of) {
+    if (views.size() > kMaxComparedViews) {  // one class, without comparing
+      for (const auto view : views) {
+        parent[static_cast<std::size_t>(find(view))] = find(views.front());
+      }
+      continue;
+    }
+    // (A root seen through one view, the common case, reads no transform.)
+    boxes.clear();
+    for (std::size_t i = 0; i < views.size() && views.size() > 1; ++i) {
+      boxes.push_back(root_box(*first_desc[static_cast<std::size_t>(views[i])]));
+    }
     for (std::size_t i = 1; i < views.size(); ++i) {
       for (std::size_t j = 0; j < i; ++j) {
-        const auto a              = static_cast<std::size_t>(views[i]);
-        const auto b              = static_cast<std::size_t>(views[j]);
-        const bool apart_for_sure = views.size() <= kMaxComparedViews &&
-                                    apart(*first_desc[a], boxes[a], *first_desc[b], boxes[b]);
-        if (!apart_for_sure) {
+        const auto& a = *first_desc[static_cast<std::size_t>(views[i])];
+        const auto& b = *first_desc[static_cast<std::size_t>(views[j])];
+        if (!apart(a, boxes[i], b, boxes[j])) {
           parent[static_cast<std::size_t>(find(views[i]))] = find(views[j]);
         }
       }

@@ -429,6 +429,36 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/integration/test_fused_ops.py::test_integer_division_in_a_chain",),
         "signed integers divide with floor, as cuPyNumeric's floor_divide_signed"),
     Mutation(
+        "run-time-scalar-slots-by-task", "src/cpp/analysis/kernel_builder.cc",
+        "scalar_sources_.emplace_back(number, k);",
+        "scalar_sources_.emplace_back(number, 0);",
+        ("tests/integration/test_fused_ops.py::test_clip_reads_its_bounds_at_each_launch",),
+        "each scalar slot of a kernel is filled with its own task's own value"),
+    Mutation(
+        "run-time-scalars-of-the-result-type", "legate_fuse/lift/cupynumeric.py",
+        "if len(scalars) != 1 + extra or any(",
+        "if len(scalars) != 1 + extra or False and any(",
+        ("tests/integration/test_fused_ops.py::test_clip_lifts_only_with_two_bounds_of_its_type",),
+        "a task whose run-time values are not of its result type is not lifted"),
+    Mutation(
+        "integer-power-rounds-half-away", "src/cpp/codegen/c_ops.cc",
+        '"round(pow((double)" + a + ", (double)" + b + "))"',
+        '"(pow((double)" + a + ", (double)" + b + "))"',
+        ("tests/unit/test_codegen_c.py::test_integer_power_goes_through_double",),
+        "integers are raised to a power as cuPyNumeric does: pow in double, rounded"),
+    Mutation(
+        "narrow-unsigned-through-int32", "src/cpp/codegen/c_ops.cc",
+        'const bool narrow = out == "uint8" || out == "uint16";',
+        "const bool narrow = false;",
+        ("tests/unit/test_codegen_c.py::test_integer_power_goes_through_double",),
+        "a double becomes uint8/uint16 through a 32-bit conversion, as compiled code does it"),
+    Mutation(
+        "in-place-output-aligned-with-its-input", "legate_fuse/lift/base.py",
+        "                join(args[1].index, argument)",
+        "                pass",
+        ("tests/integration/test_fused_ops.py::test_putmask_with_an_array_of_values_and_nan_to_num",),
+        "an output given its input's partition (putmask) is aligned with that input"),
+    Mutation(
         "zero-d-reduction-joins-array-group", "src/cpp/analysis/legality.cc",
         "    if (reduces(task) && shape_class_ != -1) {\n",
         "    if (false && reduces(task) && shape_class_ != -1) {\n",

@@ -1,10 +1,10 @@
 """A loop of small operations none of which can fuse, where per-task overhead dominates.
 
     python bench/apps/opaque_ops.py --size 1000 --iterations 200
-Each iteration issues 8 tasks on arrays of `size` elements: clips (element-wise, but with
-run-time bounds, which fused kernels do not take) and cumulative sums (scans); its result is the
-next iteration's input. With fusion on, all of them run as cuPyNumeric built them: what the
-plugin costs a program it cannot speed up.
+Each iteration issues 8 tasks on arrays of `size` elements: clips (element-wise, but each alone
+between two scans) and cumulative sums (scans); its result is the next iteration's input. With
+fusion on, all of them run as cuPyNumeric built them: what the plugin costs a program it cannot
+speed up.
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from legate_fuse.backend.launch import build_fused_task
 from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.counters import Stats
+from legate_fuse.lift import runtime_scalar
 from legate_fuse.plan.kernel_spec import (
     ROLE_INPUT,
     FusedKernel,
@@ -96,8 +97,10 @@ class Fuser:
                 stores = planned.stores
                 # Plain tuples in KernelArg's order: built for every argument of every launch.
                 args = [(stores[store], role, redop) for store, role, redop in step.args]
+                scalars = b"".join(runtime_scalar(planned.records[task], index)
+                                   for task, index in step.scalar_sources)
                 with self.clock.stage("submit"):
-                    task = build_fused_task(self.runtime(), kernel.kernel_id, args, b"",
+                    task = build_fused_task(self.runtime(), kernel.kernel_id, args, scalars,
                                             step.provenance)
                     # Submission is the last step that can fail before the task exists.
                     task.execute()

@@ -109,7 +109,25 @@ class LazyAutoTask:
         if (self._built is None and type(store) is LogicalStore and _OUTPUTS_LIFTABLE
                 and not store.unbound):
             return self._note_store("add_output", store, -1, (id(store),))
+        if len(args) == 2 and not kwargs:
+            return self._add_output_in_place(*args)
         return self._add_store_arg("add_output", args, kwargs)
+
+    def _add_output_in_place(self, store: Any, variable: Any) -> Any:
+        """`add_output(store, variable)` where `variable` is this task's own input of the same
+        store (cuPyNumeric's putmask writes the array it reads, partitioned as it is read):
+        recorded with the argument it shares its partition with, which aligns the two."""
+        record = self._record
+        if (self._built is not None or type(store) is not LogicalStore or store.unbound
+                or type(variable) is not PendingVariable or variable.task_ref() is not self
+                or record.args[variable.index].store is not store or not _OUTPUTS_LIFTABLE):
+            return self._add_store_arg("add_output", (store, variable), {})
+        record.args.append(StoreArg("add_output", store, -1, variable))
+        record.stores.append(store)
+        record.calls.append(("add_output", (id(store), variable), _NO_KEYWORDS))
+        record.shape.append(("add_output", -1, store.type, store.ndim > 0,
+                             ("partition of", variable.index)))
+        return variable
 
     def add_reduction(self, *args: Any, **kwargs: Any) -> Any:
         return self._add_store_arg("add_reduction", args, kwargs)
@@ -142,11 +160,13 @@ class LazyAutoTask:
                 or (self._max_scalars is not None and self._scalars > self._max_scalars)):
             return self.build().add_scalar_arg(*args, **kwargs)
         self._record.calls.append(("add_scalar_arg", args, {}))
-        # A Scalar hashes by identity: such a task is lifted afresh each time (unhashable).
+        # A Scalar object is stated by its type alone: lifting reads the values of plain
+        # arguments only (operation codes, axes), and a Scalar's value at launch (a kernel's
+        # run-time scalar), so tasks differing only in it share their lifting and encoding.
         if len(args) == 1:
             value = args[0]
-            shape: Any = (("add_scalar_arg", (type(value), value))
-                          if type(value) is not Scalar else [args])
+            shape: Any = ("add_scalar_arg", (type(value), value) if type(value) is not Scalar
+                          else (Scalar, value.type))
         else:
             value, kind = args
             shape = (("add_scalar_arg", (type(value), value), (type(kind), kind))
@@ -230,7 +250,9 @@ def replay(record: TaskRecord, provenance: str, create: Callable[[], Any]
         task = create()
         for name, args, _ in record.calls:
             if name in ("add_input", "add_output", "add_reduction"):
-                variables.append(getattr(task, name)(stores[args[0]], *args[1:]))
+                variables.append(getattr(task, name)(stores[args[0]], *(
+                    variables[a.index] if isinstance(a, PendingVariable) else a
+                    for a in args[1:])))
             elif name == "add_constraint":
                 constraint = args[0]
                 task.add_constraint(ORIGINAL_CONSTRAINTS[constraint.kind](*(

@@ -15,7 +15,7 @@ from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.lift.base import READ, REDUCE, WRITE, LiftedArg, LiftedTask
 
 __all__ = ["LIBRARIES", "READ", "REDUCE", "WRITE", "LiftedArg", "LiftedTask", "lazy_task_ids",
-           "lift", "task_name", "task_name_of"]
+           "lift", "runtime_scalar", "task_name", "task_name_of"]
 
 # Legate library name -> the module that lifts its tasks (`lift(record)`, `task_names()`).
 # Imported when a task of the library is first lifted: a lifting module imports Legate, which
@@ -78,6 +78,17 @@ def _lift(record: TaskRecord) -> LiftedTask | None:
     lifting = library_lifting(record.library_name)
     lifted: LiftedTask | None = lifting.lift(record) if lifting is not None else None
     return lifted
+
+
+def runtime_scalar(record: TaskRecord, index: int) -> bytes:
+    """The `index`-th run-time value of a lifted task (ir::runtime_scalar_count), as a kernel's
+    scalar slot holds it; read from the record at each launch, since windows that differ only
+    in such values share their plan and kernel."""
+    lifting = library_lifting(record.library_name)
+    if lifting is None:
+        raise ValueError(f"{task_name(record)} has no lifting")
+    value: bytes = lifting.runtime_scalar(record, index)
+    return value
 
 
 def task_name(record: TaskRecord) -> str:

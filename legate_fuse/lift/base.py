@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from legate_fuse import _core
-from legate_fuse.capture.pending import PendingConstraint
+from legate_fuse.capture.pending import PendingConstraint, PendingVariable
 from legate_fuse.capture.task_record import TaskRecord
 
 # Privileges as the analysis encodes them (ir::Privilege, src/cpp/ir/window.h).
@@ -50,8 +50,15 @@ def constraints_align(record: TaskRecord, partitioned: list[int]) -> bool:
             for member in gb:
                 group[member] = ga
 
+    argument = -1  # the argument the current call adds, for a store call
     for name, args, _ in record.calls:
-        if name == "add_constraint":
+        if name in ("add_input", "add_output", "add_reduction"):
+            argument += 1
+            # An output given an input's partition (putmask's in-place write) is aligned
+            # with that input.
+            if len(args) == 2 and isinstance(args[1], PendingVariable):
+                join(args[1].index, argument)
+        elif name == "add_constraint":
             constraint = args[0]
             if not isinstance(constraint, PendingConstraint) or constraint.kind != "align":
                 return False

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from legate.core import LogicalStore
+import numpy
+from legate.core import LogicalStore, Scalar
 
 from legate_fuse import _core
 from legate_fuse.capture import compat
@@ -50,6 +51,8 @@ AXIS_REDUCTION_TYPES = frozenset({"float32", "float64", "int32", "int64", "uint3
 WIDENED_INTO = {"int64": frozenset({"bool", "int8", "int16", "int32"}),
                 "uint64": frozenset({"uint8", "uint16", "uint32"})}
 CONVERSIONS = frozenset({"NOOP", "SUM", "PROD"})
+# Bytes of one run-time scalar slot of a kernel (src/cpp/codegen/c_renderer.cc).
+SCALAR_SLOT = 8
 
 
 @dataclass(frozen=True)
@@ -94,9 +97,11 @@ def lifted_task_ids() -> list[int]:
 @cache
 def scalar_limits() -> dict[int, int]:
     """Task id -> the most scalar arguments a task of that kind can take and be lifted: an
-    element-wise operation's code and nothing after it (see `lift`)."""
-    return {task_id: 1 for task_id, kind in codes().task_kinds.items()
-            if kind in ("BINARY_OP", "UNARY_OP")}
+    element-wise operation's code and its run-time values (see `lift`)."""
+    c = codes()
+    most = {"BINARY_OP": c.binary.values(), "UNARY_OP": c.unary.values()}
+    return {task_id: 1 + max(_core.runtime_scalar_count(f"{kind}.{name}") for name in most[kind])
+            for task_id, kind in c.task_kinds.items() if kind in most}
 
 
 @cache
@@ -108,6 +113,30 @@ def task_names() -> dict[int, str]:
 
 def _scalars(record: TaskRecord) -> list[Any]:
     return [args[0] for name, args, _ in record.calls if name == "add_scalar_arg"]
+
+
+def _code(value: Any) -> int | None:
+    """An operation code, axis or flag given as a plain value; None for a Legate Scalar, whose
+    value a record's shape does not state (capture/lazy_task.py): such a task is not lifted."""
+    return None if type(value) is Scalar else int(value)
+
+
+def _scalar_type(record: TaskRecord, index: int) -> str:
+    """The type of the task's `index`-th scalar argument."""
+    calls = [args for name, args, _ in record.calls if name == "add_scalar_arg"]
+    args = calls[index]
+    return str(args[0].type if type(args[0]) is Scalar else args[1])
+
+
+def runtime_scalar(record: TaskRecord, index: int) -> bytes:
+    """The value of the task's `index`-th run-time scalar (the arguments after its operation
+    code) as the kernel's scalar slot holds it: its bytes, padded to 8."""
+    args = [args for name, args, _ in record.calls if name == "add_scalar_arg"][1 + index]
+    value = args[0] if type(args[0]) is Scalar else Scalar(*args)
+    data = numpy.asarray(value).tobytes()
+    if len(data) > SCALAR_SLOT:
+        raise ValueError(f"a run-time scalar of {len(data)} bytes does not fit a kernel slot")
+    return data.ljust(SCALAR_SLOT, b"\0")
 
 
 def _lifted_args(record: TaskRecord) -> tuple[LiftedArg, ...] | None:
@@ -130,7 +159,7 @@ def _shape_matches(args: tuple[LiftedArg, ...], kinds: tuple[int, ...]) -> bool:
 
 
 def _op_name(record: TaskRecord, kind: str, scalars: list[Any], c: Codes) -> str | None:
-    code = int(scalars[0]) if scalars else None
+    code = _code(scalars[0]) if scalars else None
     if kind == "BINARY_OP":
         name = c.binary.get(code) if code is not None else None
         return f"BINARY_OP.{name}" if name else None
@@ -138,22 +167,27 @@ def _op_name(record: TaskRecord, kind: str, scalars: list[Any], c: Codes) -> str
         name = c.unary.get(code) if code is not None else None
         return f"UNARY_OP.{name}" if name else None
     if kind == "CONVERT":
-        name = c.conversion.get(code) if code is not None else None
+        name = c.conversion.get(code) if code is not None and len(scalars) == 1 else None
         return f"CONVERT.{name}" if name else None
     if kind == "UNARY_RED":
         # Scalars: the axis, the operation, whether a `where` mask is given (then its store is
         # the last input: the kernel builder's mask), and nothing else (the arguments of
         # argmax-like reductions).
         masked = len(record.args) == 3
-        if len(scalars) != 3 or bool(scalars[2]) != masked:
+        if len(scalars) != 3 or _code(scalars[2]) != masked:
             return None
-        name = c.reduction.get(int(scalars[1]))
+        reduction = _code(scalars[1])
+        name = c.reduction.get(reduction) if reduction is not None else None
         return f"UNARY_RED.{name}" if name in AXIS_REDUCTIONS else None
     if kind == "SCALAR_UNARY_RED":
-        name = c.reduction.get(code) if code is not None else None
-        where = len(scalars) > 2 and bool(scalars[2])
+        # Scalars: the operation, the shape, whether a `where` mask is given; more (the
+        # arguments of other reductions) and it is not lifted.
+        name = c.reduction.get(code) if code is not None and len(scalars) == 3 else None
+        where = bool(_code(scalars[2])) if name else False
         return f"SCALAR_UNARY_RED.{name}{'.WHERE' if where else ''}" if name else None
-    return kind  # WHERE, FILL, DOT carry no operation code
+    if kind == "PUTMASK" and record.args[0].store is not record.args[3].store:
+        return None  # (cuPyNumeric writes the very store it reads)
+    return kind if not scalars else None  # WHERE, FILL, DOT, PUTMASK carry no scalar
 
 
 # Privileges of the store arguments each kind must have, in order.
@@ -166,6 +200,8 @@ _EXPECTED = {
     "SCALAR_UNARY_RED": ((REDUCE, READ), (REDUCE, READ, READ)),
     "UNARY_RED": ((READ, REDUCE), (READ, REDUCE, READ)),
     "DOT": ((REDUCE, READ, READ),),
+    # The array, the mask, the values (broadcast or not), then the array again, written.
+    "PUTMASK": ((READ, READ, READ, WRITE),),
 }
 
 
@@ -207,10 +243,14 @@ def lift(record: TaskRecord) -> LiftedTask | None:
     op = _op_name(record, kind, scalars, c)
     if op is None:
         return None
-    # The operation code is part of `op`; what follows it is a run-time value (clip bounds...),
-    # which kernels do not take yet: such tasks stay opaque.
-    if len(scalars) > scalar_limits().get(record.task_id, len(scalars)):
-        return None
+    # The operation code is part of `op`; what follows it are run-time values (clip bounds), of
+    # the result's type, which the kernel reads from its scalar slots (runtime_scalar).
+    if kind in ("BINARY_OP", "UNARY_OP"):
+        extra = _core.runtime_scalar_count(op)
+        result = str(args[0].store.type)
+        if len(scalars) != 1 + extra or any(_scalar_type(record, 1 + k) != result
+                                            for k in range(extra)):
+            return None
     task = LiftedTask(op=op, args=args, aligned=False)
     if not _has_kernel(task):
         return None

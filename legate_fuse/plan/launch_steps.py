@@ -37,6 +37,9 @@ class Step(NamedTuple):
     kernel_error: str = ""
     args: tuple[tuple[int, int, int], ...] = ()
     provenance: str = ""
+    # Of a fused step: where each of its kernel's run-time scalars comes from, as (task, index
+    # of the task's run-time value); read from the window's records at each launch.
+    scalar_sources: tuple[tuple[int, int], ...] = ()
     # Of a step run as built: why each of its tasks was not fused (unfused.py; WINDOW_ENDED
     # where the window ended first, the flush that ended it known only when it runs).
     why_unfused: tuple[str, ...] = ()
@@ -81,7 +84,8 @@ def steps_of(plan: _core.Plan, labels: Sequence[str], tasks: int) -> tuple[Step,
                 kernel, error = None, str(unsupported)
             ops = ", ".join(labels[t] for t in step.tasks)
             step = step._replace(kernel=kernel, kernel_error=error, args=argument_roles(group),
-                                 provenance=f"legate_fuse[{ops}]")
+                                 provenance=f"legate_fuse[{ops}]",
+                                 scalar_sources=tuple(group.scalar_sources))
         steps.append(step)
         ended_before = end_reason
     seen = sorted(t for step in steps for t in (*step.tasks, *step.dead_tasks))

@@ -77,7 +77,7 @@ BINARY_FLOAT = ["add", "subtract", "multiply", "divide", "power", "arctan2", "hy
                 "logical_xor"]
 BINARY_INT = ["add", "subtract", "multiply", "maximum", "minimum", "bitwise_and", "bitwise_or",
               "bitwise_xor", "equal", "not_equal", "less", "greater_equal", "logical_and",
-              "logical_xor"]
+              "logical_xor", "power"]
 
 
 def cases(ops: list[str], dtypes: tuple[str, ...]) -> list[Any]:
@@ -219,3 +219,142 @@ def test_group_of_only_zero_d_values(session: Session) -> None:
     scaled = -(total / 4.0) + 1.0  # divide, negative, add: values only
     assert float(scaled) == -(28.0 / 4.0) + 1.0
     assert session.stats.fused_launches > before
+
+
+def clip_bounds(dtype: str) -> list[tuple[Any, Any]]:
+    """Bounds that matter: ordinary, equal, reversed (min above max: every element is max),
+    at the type's extremes, and NaN bounds of floats."""
+    if numpy.dtype(dtype).kind == "f":
+        return [(-2.5, 3.0), (0.0, 0.0), (3.0, -2.5), (-numpy.inf, 1.0), (numpy.nan, 1.0),
+                (-1.0, numpy.nan), (-0.0, 0.0)]
+    info = numpy.iinfo(dtype)
+    return [(3, 50), (7, 7), (50, 3), (info.min, info.max), (info.max, info.min)]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("dtype", FLOATS + INTS)
+def test_clip_reads_its_bounds_at_each_launch(session: Session, dtype: str) -> None:
+    """clip's bounds are run-time values of its task: every pair of bounds runs the one kernel
+    of the chain, with that pair's values."""
+    values = special_values(dtype)
+    for low, high in clip_bounds(dtype):
+        def program(a: Any, low: Any = low, high: Any = high) -> Any:
+            b = cn.clip(a | a if a.dtype.kind in "iu" else a * 1, low, high)  # producer
+            return b + b  # and consumer
+
+        fused, unfused, launches = fused_and_unfused(session, program, values)
+        assert launches >= 1
+        assert_same_bits(fused, unfused)
+
+
+def test_clip_in_a_loop_shares_one_plan(session: Session) -> None:
+    """Windows that differ only in clip's bounds take the first window's plan from the cache
+    and run one kernel, each with its own bounds."""
+    x = cn.array(numpy.linspace(-10.0, 10.0, 1001))
+    legate_fuse.flush()
+    hits = session.stats.plan_cache_hits
+    results = []
+    for i in range(4):
+        results.append(numpy.asarray(cn.clip(x * 2.0, -1.0 - i, 1.0 + i) + 1.0))
+    assert session.stats.plan_cache_hits - hits >= 3
+    for i, result in enumerate(results):
+        expected = numpy.clip(numpy.linspace(-10.0, 10.0, 1001) * 2.0, -1.0 - i, 1.0 + i) + 1.0
+        assert result.tobytes() == expected.tobytes()
+
+
+def test_clip_bounds_given_as_value_and_type_are_read_at_launch(session: Session) -> None:
+    """A clip task whose bounds are (value, type) pairs, not Scalar objects, fuses and reads
+    them as cuPyNumeric's kernel does."""
+    from legate.core import get_legate_runtime
+    from legate.core import types as ty
+
+    from .tasks_by_hand import clip_task
+
+    def program(a: Any) -> Any:
+        doubled = a * 2
+        out = cn.empty_like(a)
+        clip_task(get_legate_runtime(), out, doubled, (-1.0, ty.float32), (2.0, ty.float32)
+                  ).execute()
+        return out + 1
+
+    values = numpy.linspace(-3.0, 3.0, 101, dtype=numpy.float32)
+    before = session.stats.tasks_fused
+    fused, unfused, _ = fused_and_unfused(session, program, values)
+    assert session.stats.tasks_fused - before >= 3
+    assert_same_bits(fused, unfused)
+
+
+@pytest.mark.parametrize(("bounds", "lifts"), [
+    pytest.param(("float32", "float32"), True, id="two-of-its-type"),
+    pytest.param(("float32", "float32", "pair"), True, id="as-pairs"),
+    pytest.param(("float64", "float64"), False, id="of-a-wider-type"),
+    pytest.param(("float32", "int32"), False, id="one-of-another-type"),
+    pytest.param(("float32",), False, id="one"),
+    pytest.param(("float32", "float32", "float32"), False, id="three"),
+])
+def test_clip_lifts_only_with_two_bounds_of_its_type(session: Session, bounds: tuple[str, ...],
+                                                     lifts: bool) -> None:
+    """The kernel reads clip's bounds as values of its result type, two of them: any other
+    task stays as built (lifting checked on tasks that are built but never run, since
+    cuPyNumeric's own kernel asserts two bounds of its type)."""
+    from legate.core import Scalar, get_legate_runtime
+    from legate.core import types as ty
+
+    from legate_fuse.lift import lift
+
+    from .tasks_by_hand import clip_task
+
+    src = cn.array(numpy.linspace(-3.0, 3.0, 101, dtype=numpy.float32))
+    out = cn.empty_like(src)
+    pairs = bounds[-1] == "pair"
+    types = [getattr(ty, name) for name in bounds if name != "pair"]
+    args = [(1.0, kind) if pairs else Scalar(1.0, kind) for kind in types]
+    task = clip_task(get_legate_runtime(), out, src, *args)
+    if task._built is not None:  # built at once: more scalars than any lifted task takes
+        assert not lifts
+        return
+    lifted = lift(task._record)
+    assert (lifted is not None and lifted.op == "UNARY_OP.CLIP") == lifts
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("dtype", FLOATS + INTS + ("bool",))
+def test_boolean_mask_assignment_fuses_with_its_neighbours(session: Session, dtype: str
+                                                           ) -> None:
+    """`b[mask] = value` is cuPyNumeric's putmask: the array it writes is the array it reads,
+    and the value is broadcast; it fuses with the work that makes the array and the mask and
+    with the work after it."""
+    values = special_values(dtype)
+
+    def program(a: Any) -> Any:
+        b = a | a if a.dtype.kind in "iub" else a * 1
+        b[b > b.dtype.type(2)] = b.dtype.type(1)
+        return b | b if b.dtype.kind in "iub" else b + 1
+
+    fused, unfused, launches = fused_and_unfused(session, program, values)
+    assert launches >= 1
+    assert_same_bits(fused, unfused)
+
+
+def test_putmask_with_an_array_of_values_and_nan_to_num(session: Session) -> None:
+    """putmask with values of the array's shape, and nan_to_num (three putmasks after the
+    masks it computes), fused against unfused."""
+    x = special_values("float64")
+    y = numpy.roll(x, 3)
+
+    def program(a: Any, b: Any) -> Any:
+        c = a * 2.0
+        cn.putmask(c, b < 0, b)
+        return cn.nan_to_num(c + 1.0) * 3.0
+
+    from cupynumeric.config import CuPyNumericOpCode
+
+    def putmasks_unfused() -> int:
+        return sum(count for (_, task_id, _), count in session.stats.unfused.items()
+                   if task_id == int(CuPyNumericOpCode.PUTMASK))
+
+    before, unfused_before = session.stats.tasks_fused, putmasks_unfused()
+    fused, unfused, launches = fused_and_unfused(session, program, x, y)
+    assert launches >= 1 and session.stats.tasks_fused - before >= 8
+    assert putmasks_unfused() == unfused_before + 4  # only in the run with fusion off
+    assert_same_bits(fused, unfused)

@@ -16,6 +16,7 @@ from legate_fuse.capture.call_sites import CallSites
 from legate_fuse.capture.lazy_task import BuildAndExecute, LazyAutoTask
 from legate_fuse.capture.pending import PendingConstraint, PendingVariable
 from legate_fuse.session import Session
+from legate_fuse.unfused import NOT_LIFTED_CALL
 
 from .tasks_by_hand import add_task
 
@@ -167,15 +168,18 @@ def test_a_task_built_at_once_is_never_held(session: Session) -> None:
 
 def test_a_task_that_cannot_be_lifted_is_built_as_soon_as_that_is_known(
         session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
-    # A clip's bounds are scalar arguments after its operation code: it cannot be lifted, so it
-    # is built at its second scalar, as cuPyNumeric builds it, not replayed at the flush.
+    # isclose's tolerances are scalar arguments after its operation code, which no lifted
+    # binary operation takes: it is built at its second scalar, as cuPyNumeric builds it, not
+    # replayed at the flush.
     a = num.array(numpy.linspace(-1.0, 1.0, 100))
     legate_fuse.flush()
-    built = counting_builds(monkeypatch)
-    result = numpy.asarray(num.clip(a, -0.5, 0.5) * 2.0)
-    assert int(CuPyNumericOpCode.UNARY_OP) not in built  # the product is, to run alone
+    key = ("cupynumeric", int(CuPyNumericOpCode.BINARY_OP), NOT_LIFTED_CALL)
+    before = session.stats.unfused[key]
+    result = numpy.asarray(num.isclose(a, a * 1.0000001) * 2.0)
+    assert session.stats.unfused[key] - before == 1  # the isclose
     numpy.testing.assert_array_equal(
-        result, numpy.clip(numpy.linspace(-1.0, 1.0, 100), -0.5, 0.5) * 2.0)
+        result, numpy.isclose(numpy.linspace(-1.0, 1.0, 100),
+                              numpy.linspace(-1.0, 1.0, 100) * 1.0000001) * 2.0)
 
 
 def test_a_lazy_task_is_freed_without_the_garbage_collector(session: Session) -> None:
@@ -226,3 +230,20 @@ def test_a_program_leaves_no_cycles_of_the_plugin_or_legate(session: Session) ->
         gc.garbage.clear()
         gc.enable()
     assert ours == []
+
+
+def test_a_putmask_run_alone_is_built_with_its_inputs_partition(
+        session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """putmask writes the array it reads, passing the input's partition variable to
+    add_output: recorded as such, and replayed with the real variable when it runs alone."""
+    values = numpy.linspace(-1.0, 1.0, 100)
+    a = num.array(values)
+    mask = num.array(values > 0.25)
+    legate_fuse.flush()
+    built = counting_builds(monkeypatch)
+    num.putmask(a, mask, 7.0)
+    result = numpy.asarray(a)  # the window: the putmask alone
+    assert int(CuPyNumericOpCode.PUTMASK) in built
+    expected = values.copy()
+    numpy.putmask(expected, values > 0.25, 7.0)
+    numpy.testing.assert_array_equal(result, expected)

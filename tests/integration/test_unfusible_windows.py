@@ -15,7 +15,7 @@ def test_a_window_without_a_lifted_task_is_not_planned(session: Session) -> None
     a = num.array(values)
     legate_fuse.flush()
     planned = session.stats.windows_planned
-    clipped = num.clip(a, -0.5, 0.5)  # run-time bounds: not lifted
+    clipped = num.clip(a, -0.5, 0.5)  # lifted, but alone
     scanned = num.cumsum(clipped)     # a scan: not lifted; its output's size is unknown
     result = numpy.asarray(scanned)
     assert session.stats.windows_planned == planned

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import numpy
@@ -9,7 +10,7 @@ import pytest
 
 from legate_fuse import _core
 from legate_fuse.backend.cpu_kernels import KernelCompiler
-from legate_fuse.plan.kernel_spec import ARG, NO_OPERAND, REGISTER, KernelSpec
+from legate_fuse.plan.kernel_spec import ARG, NO_OPERAND, REGISTER, SCALAR, KernelSpec
 
 from .c_kernels import IN, OUT, RED, run
 
@@ -180,7 +181,7 @@ def test_zero_dimensional_launch(compiler: KernelCompiler) -> None:
 def test_unsupported_operation_is_reported() -> None:
     with pytest.raises(_core.UnsupportedError, match="no rendering for dtype complex64"):
         unary_spec("UNARY_OP.SQRT", "complex64").render_c()
-    assert not _core.c_supports("BINARY_OP.POWER", "int64", ["int64", "int64"])
+    assert not _core.c_supports("BINARY_OP.LEFT_SHIFT", "int64", ["int64", "int64"])
 
 
 def test_source_is_cached_on_disk_and_in_memory(tmp_path: Path) -> None:
@@ -206,3 +207,57 @@ def test_a_full_cache_folder_is_a_compile_error(tmp_path: Path) -> None:
     with pytest.raises(CompileError, match="No space left on device"):
         cache.build("int x;")
     assert not list(tmp_path.glob("*.so")) and not list(tmp_path.glob(".build-*"))
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int8", "uint16", "int64"])
+def test_clip_reads_its_bounds_from_the_scalar_slots(compiler: KernelCompiler, dtype: str
+                                                     ) -> None:
+    spec = KernelSpec(args=((IN, dtype, False), (OUT, dtype, False)),
+                      scalar_types=(dtype, dtype),
+                      nodes=(("UNARY_OP.CLIP", dtype, ((ARG, 0), (SCALAR, 0), (SCALAR, 1))),),
+                      stores=((1, 0),), reductions=())
+    x = numpy.arange(-20, 40).astype(dtype)
+    for low, high in ((3, 17), (17, 3), (0, 0)):
+        out = numpy.zeros_like(x)
+        run(compiler, spec, [x, out], x.shape, (numpy.dtype(dtype).type(low),
+                                                 numpy.dtype(dtype).type(high)))
+        expected = numpy.where(x < low, low, numpy.where(x > high, high, x)).astype(dtype)
+        assert out.tobytes() == expected.tobytes()
+
+
+def x86_integer(value: float, dtype: str) -> int:
+    """`value` converted to `dtype` as generic x86-64 code converts a double: through a signed
+    32-bit conversion up to int32, a signed 64-bit one for int64 and uint32 (an out-of-range
+    value gives the signed minimum), uint64 in two halves; then wrapped to the type."""
+    bits = numpy.iinfo(dtype).bits
+
+    def signed(v: float, width: int) -> int:
+        return int(v) if -(2.0 ** (width - 1)) <= v < 2.0 ** (width - 1) else -(2 ** (width - 1))
+
+    if dtype == "uint64":
+        raw = signed(value, 64) if value < 2.0**63 else signed(value - 2.0**63, 64) ^ -(2**63)
+    else:
+        raw = signed(value, 32 if bits < 32 or dtype == "int32" else 64)
+    wrapped = raw % 2**bits
+    negative = numpy.iinfo(dtype).min < 0 and wrapped >= 2 ** (bits - 1)
+    return wrapped - 2**bits if negative else wrapped
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "int16", "int8", "uint8", "uint16",
+                                   "uint32", "uint64"])
+def test_integer_power_goes_through_double(compiler: KernelCompiler, dtype: str) -> None:
+    """As cuPyNumeric's kernel: pow() of the operands as doubles, rounded half away from zero
+    (2 ** -1 is 1) and converted back: exact while the result fits, converted as x86-64
+    converts beyond."""
+    info = numpy.iinfo(dtype)
+    pairs = [(3, 5), (2, 7), (7, 0), (0, 0), (1, 9), (5, 3), (info.max, 2), (2, 70), (3, 20),
+             (3, 39), (10, 19)]
+    if info.min < 0:
+        pairs += [(2, -1), (-2, -1), (2, -2), (4, -1), (-3, 21), (-1, -3)]
+    base = numpy.array([b for b, _ in pairs], dtype=dtype)
+    exponent = numpy.array([e for _, e in pairs], dtype=dtype)
+    out = numpy.zeros_like(base)
+    run(compiler, binary_spec("BINARY_OP.POWER", dtype), [base, exponent, out], base.shape)
+    rounded = [math.copysign(math.floor(abs(v) + 0.5), v)
+               for v in (float(b) ** float(e) for b, e in zip(base, exponent, strict=True))]
+    assert out.tolist() == [x86_integer(v, dtype) for v in rounded]

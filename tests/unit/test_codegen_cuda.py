@@ -12,7 +12,7 @@ from legate_fuse import _core
 from legate_fuse.backend.compiler import CompileError
 from legate_fuse.backend.nvrtc import PtxCompiler, find_nvrtc
 from legate_fuse.lift.cupynumeric import BINARY_OPS, CONVERSIONS, REDUCTIONS, UNARY_OPS
-from legate_fuse.plan.kernel_spec import ARG, NO_OPERAND, REGISTER, KernelSpec
+from legate_fuse.plan.kernel_spec import ARG, NO_OPERAND, REGISTER, SCALAR, KernelSpec
 from legate_fuse.plan.kernel_spec import ROLE_INPUT as IN
 from legate_fuse.plan.kernel_spec import ROLE_OUTPUT as OUT
 from legate_fuse.plan.kernel_spec import ROLE_REDUCTION as RED
@@ -32,25 +32,34 @@ def compiler(tmp_path_factory: pytest.TempPathFactory) -> object:
 
 def every_operation(dtype: str) -> KernelSpec:
     """One kernel computing every supported unary, binary and conversion operation of `dtype`
-    from two inputs, each result stored to an output of its own."""
+    from two inputs (and run-time scalars where the operation takes some), each result stored
+    to an output of its own."""
     nodes: list[tuple[str, str, tuple[tuple[int, int], ...]]] = []
+    scalar_types: list[str] = []
+
+    def add(op: str, out: str, operands: tuple[tuple[int, int], ...]) -> None:
+        for _ in range(_core.runtime_scalar_count(op)):
+            operands += ((SCALAR, len(scalar_types)),)
+            scalar_types.append(out)
+        nodes.append((op, out, operands))
+
     for name in sorted(UNARY_OPS):
         for out in (dtype, "bool"):
             if _core.c_supports(f"UNARY_OP.{name}", out, [dtype]):
-                nodes.append((f"UNARY_OP.{name}", out, ((ARG, 0),)))
+                add(f"UNARY_OP.{name}", out, ((ARG, 0),))
                 break
     for name in sorted(BINARY_OPS):
         for out in (dtype, "bool"):
             if _core.c_supports(f"BINARY_OP.{name}", out, [dtype, dtype]):
-                nodes.append((f"BINARY_OP.{name}", out, ((ARG, 0), (ARG, 1))))
+                add(f"BINARY_OP.{name}", out, ((ARG, 0), (ARG, 1)))
                 break
     for mode, out in itertools.product(sorted(CONVERSIONS), DTYPES):
         if out != dtype and _core.c_supports(f"CONVERT.{mode}", out, [dtype]):
-            nodes.append((f"CONVERT.{mode}", out, ((ARG, 0),)))
+            add(f"CONVERT.{mode}", out, ((ARG, 0),))
     args = [(IN, dtype, False), (IN, dtype, False)]
     args += [(OUT, out, False) for _, out, _ in nodes]
     stores = tuple((2 + i, i) for i in range(len(nodes)))
-    return KernelSpec(tuple(args), (), tuple(nodes), stores, ())
+    return KernelSpec(tuple(args), tuple(scalar_types), tuple(nodes), stores, ())
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -110,3 +119,16 @@ def test_missing_nvrtc_is_a_compile_error(tmp_path: Path) -> None:
     broken = PtxCompiler(tmp_path, library=str(tmp_path / "libnvrtc.so.13"))
     with pytest.raises(CompileError, match="cannot load NVRTC"):
         broken.build("__global__ void k() {}")
+
+
+def test_run_time_scalars_follow_the_arrays(compiler: PtxCompiler) -> None:
+    """clip's bounds are read from 8-byte slots after the arrays in the kernel's parameter, as
+    the FUSED task's GPU variant packs them."""
+    spec = KernelSpec(args=((IN, "float32", False), (OUT, "float32", False)),
+                      scalar_types=("float32", "float32"),
+                      nodes=(("UNARY_OP.CLIP", "float32", ((ARG, 0), (SCALAR, 0), (SCALAR, 1))),),
+                      stores=((1, 0),), reductions=())
+    source = spec.render_cuda()
+    assert "unsigned long long scalars[2];" in source
+    assert "const float s1 = *(const float*)&p.scalars[1];" in source
+    assert ".entry legate_fuse_kernel" in Path(compiler.build(source)).read_text()

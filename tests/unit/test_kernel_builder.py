@@ -11,6 +11,7 @@ from legate_fuse.plan.kernel_spec import (
     ROLE_INPUT,
     ROLE_OUTPUT,
     ROLE_REDUCTION,
+    SCALAR,
     kernel_id,
 )
 
@@ -136,3 +137,21 @@ def test_the_kernel_id_is_a_hash_of_the_canonical_text() -> None:
                              spec.reductions)
     assert kernel_id(again) == kernel_id(spec)
     assert len(kernel_id(spec)) == 32
+
+
+def test_run_time_scalars_get_slots_named_by_their_task() -> None:
+    """Each clip takes two scalar slots of its result type, in program order; the group says
+    which task's which value fills each slot (its launch reads them from that task)."""
+    w = WindowBuilder()
+    w.task((T, "W"), (A, "R"), (B, "R"), op="BINARY_OP.ADD")
+    w.task((C, "W"), (T, "R"), op="UNARY_OP.CLIP")
+    w.task((T, "W"), (C, "R"), op="UNARY_OP.CLIP")
+    w.task((C, "W"), (T, "R"), (A, "R"), op="BINARY_OP.MULTIPLY")
+    w.keep_alive(A, B, C)
+    group = fused(w.plan())
+    spec = group.kernel
+    assert spec is not None
+    assert spec.scalar_types == ["float64"] * 4
+    assert spec.nodes[1] == ("UNARY_OP.CLIP", "float64", [(REGISTER, 0), (SCALAR, 0), (SCALAR, 1)])
+    assert spec.nodes[2] == ("UNARY_OP.CLIP", "float64", [(REGISTER, 1), (SCALAR, 2), (SCALAR, 3)])
+    assert group.scalar_sources == [(1, 0), (1, 1), (2, 0), (2, 1)]

@@ -76,7 +76,7 @@ class KernelBuilder {
     }
   }
 
-  void add_task(const ir::Task& task)
+  void add_task(std::int32_t number, const ir::Task& task)
   {
     if (task.op < 0 || static_cast<std::size_t>(task.op) >= op_names_.size()) {
       throw Unsupported("a task that is not lifted");
@@ -99,7 +99,13 @@ class KernelBuilder {
       throw Unsupported(op + " does not have exactly one result");
     }
     if (!outputs.empty()) {
-      const auto& out    = store_at(outputs.front()->store);
+      const auto& out = store_at(outputs.front()->store);
+      for (std::int32_t k = 0; k < ir::runtime_scalar_count(op); ++k) {
+        inputs.push_back(
+            Operand{Operand::Kind::Scalar, static_cast<std::int32_t>(spec_.scalar_types.size())});
+        spec_.scalar_types.push_back(out.dtype);
+        scalar_sources_.emplace_back(number, k);
+      }
       current_[out.root] = node(op, out.dtype, std::move(inputs));
       return;
     }
@@ -134,6 +140,11 @@ class KernelBuilder {
       spec_.stores.push_back(ir::StoreSpec{arg, computed->second.index});
     }
     return std::move(spec_);
+  }
+
+  [[nodiscard]] std::vector<std::pair<std::int32_t, std::int32_t>> scalar_sources() const
+  {
+    return scalar_sources_;
   }
 
  private:
@@ -171,7 +182,8 @@ class KernelBuilder {
   ir::KernelSpec spec_;
   std::array<std::unordered_map<std::int32_t, std::int32_t>, 3> arg_of_;  // per role: view -> arg
   std::vector<std::pair<std::int32_t, std::int32_t>> outputs_;            // root, arg
-  std::unordered_map<std::int32_t, Operand> current_;  // root -> its latest value
+  std::unordered_map<std::int32_t, Operand> current_;                  // root -> its latest value
+  std::vector<std::pair<std::int32_t, std::int32_t>> scalar_sources_;  // per scalar slot
 };
 
 }  // namespace
@@ -202,6 +214,7 @@ void attach_kernel(const ir::Window& window, const std::vector<std::string>& op_
   group.kernel_text.clear();
   group.kernel_number = -1;
   group.kernel_error.clear();
+  group.scalar_sources.clear();
   if (group.kind != Group::Kind::Fused) {
     return;
   }
@@ -209,11 +222,12 @@ void attach_kernel(const ir::Window& window, const std::vector<std::string>& op_
     KernelBuilder builder{window, op_names};
     builder.add_arguments(group.args);
     for (const auto task : group.tasks) {
-      builder.add_task(window.tasks[static_cast<std::size_t>(task)]);
+      builder.add_task(task, window.tasks[static_cast<std::size_t>(task)]);
     }
-    group.kernel        = builder.finish();
-    group.kernel_text   = ir::describe(*group.kernel);
-    group.kernel_number = kernel_number(group.kernel_text);
+    group.scalar_sources = builder.scalar_sources();
+    group.kernel         = builder.finish();
+    group.kernel_text    = ir::describe(*group.kernel);
+    group.kernel_number  = kernel_number(group.kernel_text);
   } catch (const Unsupported& error) {
     group.kernel_error = error.what();
   }

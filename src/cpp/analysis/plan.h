@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/kernel_spec.h"
@@ -38,6 +39,9 @@ struct Group {
   // launch finds its kernel by it without reading the text.
   std::int64_t kernel_number{-1};
   std::string kernel_error;  // why there is no kernel
+  // Where each of the kernel's run-time scalar slots comes from: (task of the window, index
+  // of the task's run-time scalar). The values are the launch's, read from its tasks.
+  std::vector<std::pair<std::int32_t, std::int32_t>> scalar_sources;
 };
 
 struct Plan {

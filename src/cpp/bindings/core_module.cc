@@ -132,7 +132,8 @@ void bind_plan(py::module_& m)
       .def_readonly("kernel_text", &Group::kernel_text)
       .def_readonly("kernel_number", &Group::kernel_number)
       .def_readonly("kernel", &Group::kernel)
-      .def_readonly("kernel_error", &Group::kernel_error);
+      .def_readonly("kernel_error", &Group::kernel_error)
+      .def_readonly("scalar_sources", &Group::scalar_sources);
 
   // A window's plan: the plan its signature shares with other windows, and this window's
   // bytes not allocated.
@@ -318,7 +319,10 @@ void bind_codegen(py::module_& m)
   m.def("nvrtc_version", &legate_fuse::nvrtc_version, py::arg("library"));
   m.def(
       "c_supports",
-      [](const std::string& op, const std::string& out, const std::vector<std::string>& ins) {
+      [](const std::string& op, const std::string& out, std::vector<std::string> ins) {
+        // The operation's run-time scalars are of its result type (runtime_scalar_count).
+        ins.insert(ins.end(), static_cast<std::size_t>(legate_fuse::ir::runtime_scalar_count(op)),
+                   out);
         std::vector<std::string> operands;
         for (std::size_t i = 0; i < ins.size(); ++i) {
           operands.push_back("x" + std::to_string(i));
@@ -326,7 +330,10 @@ void bind_codegen(py::module_& m)
         return cg::c_expression(op, out, ins, operands).has_value();
       },
       py::arg("op"), py::arg("out_dtype"), py::arg("in_dtypes"),
-      "Whether the C renderer has an expression for this operation and dtypes");
+      "Whether the C renderer has an expression for this operation on store operands of these "
+      "dtypes (and its run-time scalars)");
+  m.def("runtime_scalar_count", &legate_fuse::ir::runtime_scalar_count, py::arg("op"),
+        "How many run-time scalar values the operation takes after its store operands");
   m.def(
       "c_supports_reduction",
       [](const std::string& op, const std::string& dtype) {

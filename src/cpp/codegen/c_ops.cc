@@ -76,6 +76,9 @@ std::optional<std::string> logical(const std::string& name, const std::vector<st
   return std::nullopt;
 }
 
+std::optional<std::string> conversion(const std::string& mode, const std::string& out,
+                                      const std::string& in, const std::string& a);
+
 std::optional<std::string> binary(const std::string& name, const std::string& out,
                                   const std::string& in, const std::vector<std::string>& x)
 {
@@ -120,6 +123,13 @@ std::optional<std::string> binary(const std::string& name, const std::string& ou
     if (name == "MULTIPLY") return wrap(t, a, "*", b);
     if (name == "MAXIMUM") return "(" + a + " > " + b + " ? " + a + " : " + b + ")";
     if (name == "MINIMUM") return "(" + a + " < " + b + " ? " + a + " : " + b + ")";
+    // cuPyNumeric raises integers to a power in double precision, rounds half away from zero
+    // (2 ** -1 is 1) and converts the result back: exact up to 2^53, and as the conversion
+    // instructions make it beyond (an overflow gives the minimum of a 32- or 64-bit type, 0 in
+    // the narrower ones), unlike NumPy, which computes in integers.
+    if (name == "POWER") {
+      return conversion("NOOP", in, "float64", "round(pow((double)" + a + ", (double)" + b + "))");
+    }
     if (name == "BITWISE_AND") return "((" + std::string(t->c_name) + ")(" + a + " & " + b + "))";
     if (name == "BITWISE_OR") return "((" + std::string(t->c_name) + ")(" + a + " | " + b + "))";
     if (name == "BITWISE_XOR") return "((" + std::string(t->c_name) + ")(" + a + " ^ " + b + "))";
@@ -228,15 +238,18 @@ std::optional<std::string> conversion(const std::string& mode, const std::string
   }
   const TypeInfo* to = info(out);
   if (from->kind == 'f' && to->kind == 'u') {
-    // Floating point to unsigned as generic x86-64 code does it (through a signed 64-bit
-    // conversion), which is what cuPyNumeric's kernels compute; a direct conversion
+    // Floating point to unsigned as generic x86-64 code does it (through a signed conversion),
+    // which is what cuPyNumeric's kernels compute; a direct conversion
     // instruction would saturate out-of-range values instead.
     if (out == "uint64") {
       return "(" + value + " < 9223372036854775808.0 ? (uint64_t)(int64_t)" + value +
              " : ((uint64_t)(int64_t)(" + value +
              " - 9223372036854775808.0) ^ 0x8000000000000000ULL))";
     }
-    return "((" + std::string(to->c_name) + ")(int64_t)" + value + ")";
+    // Narrower than 32 bits: through a signed 32-bit conversion, as generic code does it.
+    const bool narrow = out == "uint8" || out == "uint16";
+    return "((" + std::string(to->c_name) + ")(" + (narrow ? "int32_t" : "int64_t") + ")" + value +
+           ")";
   }
   return "((" + std::string(to->c_name) + ")" + value + ")";
 }
@@ -270,12 +283,24 @@ std::optional<std::string> c_expression(const std::string& op, const std::string
   if (kind == "UNARY_OP" && operands.size() == 1) {
     return unary(name, out_dtype, in_dtypes[0], operands[0]);
   }
+  if (op == "UNARY_OP.CLIP" && operands.size() == 3 && in_dtypes[0] == out_dtype &&
+      in_dtypes[1] == out_dtype && in_dtypes[2] == out_dtype) {
+    // cuPyNumeric's CLIP: (x < min) ? min : (x > max) ? max : x. A NaN stays NaN.
+    const auto& x = operands[0];
+    return "(" + x + " < " + operands[1] + " ? " + operands[1] + " : (" + x + " > " + operands[2] +
+           " ? " + operands[2] + " : " + x + "))";
+  }
   if (kind == "CONVERT" && operands.size() == 1) {
     return conversion(name, out_dtype, in_dtypes[0], operands[0]);
   }
   if (kind == "WHERE" && operands.size() == 3 && in_dtypes[0] == "bool" &&
       in_dtypes[1] == out_dtype && in_dtypes[2] == out_dtype) {
     return "(" + operands[0] + " ? " + operands[1] + " : " + operands[2] + ")";
+  }
+  // cuPyNumeric's putmask: where the mask is set, the value; elsewhere the array, unchanged.
+  if (kind == "PUTMASK" && operands.size() == 3 && in_dtypes[0] == out_dtype &&
+      in_dtypes[1] == "bool" && in_dtypes[2] == out_dtype) {
+    return "(" + operands[1] + " ? " + operands[2] + " : " + operands[0] + ")";
   }
   if (kind == "FILL" && operands.size() == 1 && in_dtypes[0] == out_dtype) {
     return operands[0];
@@ -285,6 +310,10 @@ std::optional<std::string> c_expression(const std::string& op, const std::string
 
 bool is_library_call(const std::string& op, const std::vector<std::string>& in_dtypes)
 {
+  if (op == "BINARY_OP.POWER" && !in_dtypes.empty() && info(in_dtypes[0]) &&
+      is_integer(info(in_dtypes[0]))) {
+    return true;  // pow() in double precision
+  }
   if (in_dtypes.empty() || in_dtypes[0].rfind("float", 0) != 0) {
     return false;
   }

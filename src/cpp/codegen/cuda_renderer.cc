@@ -79,20 +79,27 @@ void write_atomic_fold(std::ostringstream& out, std::size_t r, const std::string
 
 std::string render_cuda(const KernelSpec& spec)
 {
-  if (!spec.scalar_types.empty()) {
-    throw UnsupportedError("legate-fuse: run-time scalars are not rendered for CUDA");
-  }
   std::ostringstream out;
   out << kPrelude << KERNEL_ABI_TEXT << "\n" << remainder_helpers("__device__ inline") << "\n";
   const auto nargs = spec.args.empty() ? std::size_t{1} : spec.args.size();
+  // The run-time scalars follow the arrays, one 8-byte slot each, as the FUSED task packs them.
   out << "struct legate_fuse_launch {\n  legate_fuse_launch_header header;\n"
          "  legate_fuse_array arrays["
-      << nargs << "];\n};\n\n";
+      << nargs << "];\n";
+  if (!spec.scalar_types.empty()) {
+    out << "  unsigned long long scalars[" << spec.scalar_types.size() << "];\n";
+  }
+  out << "};\n\n";
   for (std::size_t r = 0; r < spec.reductions.size(); ++r) {
     write_atomic_fold(out, r, spec.reductions[r].op, spec.args.at(spec.reductions[r].arg).dtype);
   }
   out << "extern \"C\" __global__ void __launch_bounds__(" << CUDA_BLOCK_SIZE << ") "
       << KERNEL_SYMBOL << "(const legate_fuse_launch p)\n{\n";
+  for (std::size_t k = 0; k < spec.scalar_types.size(); ++k) {
+    const auto type = c_type_of(spec.scalar_types[k]);
+    out << "  const " << type << " s" << k << " = *(const " << type << "*)&p.scalars[" << k
+        << "];\n";
+  }
   for (std::size_t a = 0; a < spec.args.size(); ++a) {
     if (is_value_input(spec, a)) {
       const auto type = c_type_of(spec.args[a].dtype);

@@ -33,6 +33,8 @@ const char* role_name(ArgSpec::Role role)
 
 }  // namespace
 
+std::int32_t runtime_scalar_count(const std::string& op) { return op == "UNARY_OP.CLIP" ? 2 : 0; }
+
 std::string describe(const KernelSpec& spec)
 {
   std::ostringstream out;

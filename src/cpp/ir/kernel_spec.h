@@ -52,6 +52,11 @@ struct KernelSpec {
   std::vector<ReduceSpec> reductions;
 };
 
+// How many run-time scalar operands the lifted operation `op` takes after its store operands:
+// values its task carries as arguments (cuPyNumeric's clip bounds), each of the operation's
+// result type. A kernel reads them from its scalar slots, so one kernel serves every value.
+[[nodiscard]] std::int32_t runtime_scalar_count(const std::string& op);
+
 // The specification as text, one line per argument, scalar, node, store and reduction. It
 // states every field, so it is also the spec's canonical form: equal texts, equal kernels.
 [[nodiscard]] std::string describe(const KernelSpec& spec);

@@ -180,10 +180,16 @@ void FusedTaskWithGpu::gpu_variant(legate::TaskContext context)
   header.volume = block.volume;
   header.ndim   = block.ndim;
   std::copy(block.extents.begin(), block.extents.end(), header.extents);
-  std::vector<char> params(sizeof(header) + block.arrays.size() * sizeof(legate_fuse_array));
+  // The kernel's one parameter: the header, the arrays, then the run-time scalars' slots.
+  const std::size_t arrays_size  = block.arrays.size() * sizeof(legate_fuse_array);
+  const std::size_t scalars_size = context.num_scalars() > 1 ? context.scalar(1).size() : 0;
+  std::vector<char> params(sizeof(header) + arrays_size + scalars_size);
   std::memcpy(params.data(), &header, sizeof(header));
-  std::memcpy(params.data() + sizeof(header), block.arrays.data(),
-              block.arrays.size() * sizeof(legate_fuse_array));
+  std::memcpy(params.data() + sizeof(header), block.arrays.data(), arrays_size);
+  if (scalars_size > 0) {
+    std::memcpy(params.data() + sizeof(header) + arrays_size, kernel_scalars(context),
+                scalars_size);
+  }
   auto& driver              = CudaDriver::instance();
   const auto function       = driver.function(ptx_path, symbol);
   const std::int64_t blocks = std::min<std::int64_t>(

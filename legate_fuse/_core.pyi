@@ -186,6 +186,7 @@ class OperandKind(_Pybind11Enum):
     ARG: ClassVar[OperandKind]  # 0
     REGISTER: ClassVar[OperandKind]  # 1
     SCALAR: ClassVar[OperandKind]  # 2
+    INDEX: ClassVar[OperandKind]  # 3
 
 KERNEL_SYMBOL: str
 C_RENDERER_VERSION: int

@@ -436,8 +436,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "each scalar slot of a kernel is filled with its own task's own value"),
     Mutation(
         "run-time-scalars-of-the-result-type", "legate_fuse/lift/cupynumeric.py",
-        "if len(scalars) != 1 + extra or any(",
-        "if len(scalars) != 1 + extra or False and any(",
+        "if len(scalars) != first + extra or any(",
+        "if len(scalars) != first + extra or False and any(",
         ("tests/integration/test_fused_ops.py::test_clip_lifts_only_with_two_bounds_of_its_type",),
         "a task whose run-time values are not of its result type is not lifted"),
     Mutation(
@@ -458,6 +458,19 @@ MUTATIONS: tuple[Mutation, ...] = (
         "                pass",
         ("tests/integration/test_fused_ops.py::test_putmask_with_an_array_of_values_and_nan_to_num",),
         "an output given its input's partition (putmask) is aligned with that input"),
+    Mutation(
+        "arange-from-its-blocks-origin", "src/cpp/codegen/c_renderer.cc",
+        '"    const int64_t lf_row_start = lf_origin + o * inner;\\n"',
+        '"    const int64_t lf_row_start = 0 * lf_origin + o * inner;\\n"',
+        (f"{MULTI_CPU}::test_programs_on_two_cpus_equal_plugin_absent",),
+        "each point of a fused arange counts from its own block's first index"),
+    Mutation(
+        "arange-contracts-as-cupynumeric", "src/cpp/codegen/c_ops.cc",
+        'return fma + "(" + idx + ", " + operands[2] + ", " + operands[1] + ")";',
+        'return fma.substr(0, 0) + "(" + idx + " * " + operands[2] + " + " + operands[1]'
+        ' + ")";',
+        ("tests/integration/test_fused_ops.py::test_arange_fuses_with_its_consumers",),
+        "a floating-point arange rounds once, as cuPyNumeric's contracted kernel does"),
     Mutation(
         "zero-d-reduction-joins-array-group", "src/cpp/analysis/legality.cc",
         "    if (reduces(task) && shape_class_ != -1) {\n",

@@ -100,8 +100,12 @@ def scalar_limits() -> dict[int, int]:
     element-wise operation's code and its run-time values (see `lift`)."""
     c = codes()
     most = {"BINARY_OP": c.binary.values(), "UNARY_OP": c.unary.values()}
-    return {task_id: 1 + max(_core.runtime_scalar_count(f"{kind}.{name}") for name in most[kind])
-            for task_id, kind in c.task_kinds.items() if kind in most}
+    limits = {task_id: 1 + max(_core.runtime_scalar_count(f"{kind}.{name}")
+                               for name in most[kind])
+              for task_id, kind in c.task_kinds.items() if kind in most}
+    limits.update({task_id: _core.runtime_scalar_count(kind)
+                   for task_id, kind in c.task_kinds.items() if kind == "ARANGE"})
+    return limits
 
 
 @cache
@@ -128,10 +132,17 @@ def _scalar_type(record: TaskRecord, index: int) -> str:
     return str(args[0].type if type(args[0]) is Scalar else args[1])
 
 
+def _first_runtime_scalar(task_id: int) -> int:
+    """Where a task's run-time values begin among its scalar arguments: after its operation
+    code, but for arange, whose start and step are all it has."""
+    return 0 if codes().task_kinds.get(task_id) == "ARANGE" else 1
+
+
 def runtime_scalar(record: TaskRecord, index: int) -> bytes:
     """The value of the task's `index`-th run-time scalar (the arguments after its operation
     code) as the kernel's scalar slot holds it: its bytes, padded to 8."""
-    args = [args for name, args, _ in record.calls if name == "add_scalar_arg"][1 + index]
+    calls = [args for name, args, _ in record.calls if name == "add_scalar_arg"]
+    args = calls[_first_runtime_scalar(record.task_id) + index]
     value = args[0] if type(args[0]) is Scalar else Scalar(*args)
     data = numpy.asarray(value).tobytes()
     if len(data) > SCALAR_SLOT:
@@ -187,6 +198,8 @@ def _op_name(record: TaskRecord, kind: str, scalars: list[Any], c: Codes) -> str
         return f"SCALAR_UNARY_RED.{name}{'.WHERE' if where else ''}" if name else None
     if kind == "PUTMASK" and record.args[0].store is not record.args[3].store:
         return None  # (cuPyNumeric writes the very store it reads)
+    if kind == "ARANGE":
+        return kind  # its scalars are run-time values, checked by `lift`
     return kind if not scalars else None  # WHERE, FILL, DOT, PUTMASK carry no scalar
 
 
@@ -202,6 +215,7 @@ _EXPECTED = {
     "DOT": ((REDUCE, READ, READ),),
     # The array, the mask, the values (broadcast or not), then the array again, written.
     "PUTMASK": ((READ, READ, READ, WRITE),),
+    "ARANGE": ((WRITE,),),
 }
 
 
@@ -245,11 +259,12 @@ def lift(record: TaskRecord) -> LiftedTask | None:
         return None
     # The operation code is part of `op`; what follows it are run-time values (clip bounds), of
     # the result's type, which the kernel reads from its scalar slots (runtime_scalar).
-    if kind in ("BINARY_OP", "UNARY_OP"):
+    if kind in ("BINARY_OP", "UNARY_OP", "ARANGE"):
         extra = _core.runtime_scalar_count(op)
+        first = _first_runtime_scalar(record.task_id)
         result = str(args[0].store.type)
-        if len(scalars) != 1 + extra or any(_scalar_type(record, 1 + k) != result
-                                            for k in range(extra)):
+        if len(scalars) != first + extra or any(_scalar_type(record, first + k) != result
+                                                for k in range(extra)):
             return None
     task = LiftedTask(op=op, args=args, aligned=False)
     if not _has_kernel(task):

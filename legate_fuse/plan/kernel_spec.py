@@ -12,8 +12,9 @@ from legate_fuse import _core
 KernelSpec = _core.KernelSpec
 
 # Operand kinds and argument roles of the kernel specification.
-ARG, REGISTER, SCALAR = (int(k.value) for k in (
-    _core.OperandKind.ARG, _core.OperandKind.REGISTER, _core.OperandKind.SCALAR))
+ARG, REGISTER, SCALAR, INDEX = (int(k.value) for k in (
+    _core.OperandKind.ARG, _core.OperandKind.REGISTER, _core.OperandKind.SCALAR,
+    _core.OperandKind.INDEX))
 ROLE_INPUT, ROLE_OUTPUT, ROLE_REDUCTION = (int(r.value) for r in (
     _core.ArgRole.INPUT, _core.ArgRole.OUTPUT, _core.ArgRole.REDUCTION))
 NO_OPERAND = (REGISTER, -1)

@@ -62,6 +62,18 @@ def axis_reductions(xp: Any) -> Results:
     }
 
 
+def ranges(xp: Any) -> Results:
+    """arange, linspace, clip and mask assignment in element-wise work, large enough to be
+    partitioned: each point of a fused arange computes from its own block's first index."""
+    n = 100_003
+    ramp = xp.arange(n, dtype=xp.float64) * 0.5 - 7.0
+    counts = xp.arange(5, 3 * n + 5, 3) % 11
+    grid = xp.linspace(-2.0, 3.0, n) * ramp
+    grid[grid > 100.0] = 100.0
+    return {"ramp": ramp, "counts": counts, "clipped": xp.clip(grid, -50.0, 75.0) + 1.0,
+            "int_ramp": xp.arange(-1000, n - 1000, dtype=xp.int32) * 3}
+
+
 def stencil(xp: Any) -> Results:
     n = 64
     grid = xp.zeros((n + 2, n + 2))
@@ -162,7 +174,7 @@ PROGRAMS: dict[str, Program] = {
     program.__name__: program
     for program in (
         elementwise_chain, reductions, axis_reductions, stencil, in_place, broadcasting,
-        boolean_indexing, sorting, linear_solve, printing, convergence_loop, timed_loop,
+        boolean_indexing, sorting, linear_solve, printing, convergence_loop, timed_loop, ranges,
     )
 }
 

@@ -36,7 +36,9 @@ def test_fusion_on_equals_plugin_absent_bitwise(tmp_path: Path) -> None:
     assert off["runtime"] == "Runtime" and off["stats"]["tasks_seen"] == 0
     assert on["runtime"] == "RuntimeProxy" and on["stats"]["tasks_seen"] > 100
     assert sorted(off_arrays.files) == sorted(on_arrays.files)
-    assert on["stats"]["fused_launches"] > 10
+    # (At the default settings the measurement of whether fusion pays may run some of the
+    # small programs unfused, at times the machine's noise decides.)
+    assert on["stats"]["tasks_fused"] >= 40
     assert_identical({n: on_arrays[n] for n in on_arrays.files},
                      {n: off_arrays[n] for n in off_arrays.files})
     assert_identical(on["scalars"], off["scalars"])

@@ -358,3 +358,44 @@ def test_putmask_with_an_array_of_values_and_nan_to_num(session: Session) -> Non
     assert launches >= 1 and session.stats.tasks_fused - before >= 8
     assert putmasks_unfused() == unfused_before + 4  # only in the run with fusion off
     assert_same_bits(fused, unfused)
+
+
+@pytest.mark.parametrize("dtype", FLOATS + INTS)
+def test_arange_fuses_with_its_consumers(session: Session, dtype: str) -> None:
+    """arange computes each element from its index (static_cast<T>(i) * step + start in the
+    output's type, wrapping in narrow integers), fused with the work after it."""
+    info = numpy.finfo(dtype) if numpy.dtype(dtype).kind == "f" else numpy.iinfo(dtype)
+    start, step = (-3.5, 0.3) if numpy.dtype(dtype).kind == "f" else (1, 3)
+    count = 1000 if numpy.dtype(dtype).itemsize > 1 else 40
+
+    def program() -> Any:
+        a = cn.arange(start, start + step * count, step, dtype=dtype)
+        return a * a.dtype.type(3) + a
+
+    legate_fuse.flush()
+    before = session.stats.fused_launches
+    fused = numpy.asarray(program())
+    assert session.stats.fused_launches > before
+    legate_fuse.disable()
+    try:
+        unfused = numpy.asarray(program())
+    finally:
+        legate_fuse.enable()
+    assert info is not None and fused.dtype == unfused.dtype
+    assert_same_bits(fused, unfused)
+
+
+def test_linspace_fuses(session: Session) -> None:
+    def program() -> Any:
+        return cn.linspace(-1.0, 2.0, 4099) * 2.0 + 1.0
+
+    legate_fuse.flush()
+    before = session.stats.tasks_fused
+    fused = numpy.asarray(program())
+    assert session.stats.tasks_fused - before >= 3
+    legate_fuse.disable()
+    try:
+        unfused = numpy.asarray(program())
+    finally:
+        legate_fuse.enable()
+    assert_same_bits(fused, unfused)

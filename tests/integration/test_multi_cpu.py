@@ -35,7 +35,9 @@ def test_programs_on_two_cpus_equal_plugin_absent(tmp_path: Path) -> None:
     off_arrays, _ = run_programs(tmp_path, "off2", LEGATE_CONFIG=TWO_CPUS)
     on_arrays, on = run_programs(tmp_path, "on2", LEGATE_FUSE="1", LEGATE_CONFIG=TWO_CPUS)
     assert on["stats"]["tasks_seen"] > 100
-    assert on["stats"]["fused_launches"] > 10
+    # (At the default settings the measurement of whether fusion pays may run some of the
+    # small programs unfused, at times the machine's noise decides.)
+    assert on["stats"]["tasks_fused"] >= 40
     assert_identical({n: on_arrays[n] for n in on_arrays.files},
                      {n: off_arrays[n] for n in off_arrays.files})
 

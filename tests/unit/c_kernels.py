@@ -22,10 +22,11 @@ void legate_fuse_kernel(int32_t ndim, const int64_t* extents, const legate_fuse_
 
 
 def run(compiler: KernelCompiler, spec: KernelSpec, arrays: list[numpy.ndarray],
-        extents: tuple[int, ...], scalars: tuple[numpy.generic, ...] = ()) -> None:
+        extents: tuple[int, ...], scalars: tuple[numpy.generic, ...] = (),
+        origin: tuple[int, ...] = ()) -> None:
     """Runs the kernel of `spec` over `extents` on NumPy arrays (views keep their strides;
     a 0-d array is a single element), with run-time scalars packed as the FUSED task packs
-    them: one 8-byte slot each."""
+    them (one 8-byte slot each), then the block's lower corner (`origin`, zeros by default)."""
     library = ffi.dlopen(str(compiler.build(spec.render_c())))
     described = ffi.new("legate_fuse_array[]", len(arrays))
     for slot, array in zip(described, arrays, strict=True):
@@ -33,5 +34,7 @@ def run(compiler: KernelCompiler, spec: KernelSpec, arrays: list[numpy.ndarray],
         for d, stride in enumerate(array.strides):
             slot.strides[d] = stride
     slots = b"".join(numpy.asarray(value).tobytes().ljust(8, b"\0") for value in scalars)
-    packed = ffi.from_buffer(bytearray(slots)) if scalars else ffi.NULL
+    corner = numpy.zeros(_core.MAX_DIM, dtype=numpy.int64)
+    corner[:len(origin)] = origin
+    packed = ffi.from_buffer(bytearray(slots + corner.tobytes()))
     library.legate_fuse_kernel(len(extents), ffi.new("int64_t[]", extents), described, packed)

@@ -10,7 +10,7 @@ import pytest
 
 from legate_fuse import _core
 from legate_fuse.backend.cpu_kernels import KernelCompiler
-from legate_fuse.plan.kernel_spec import ARG, NO_OPERAND, REGISTER, SCALAR, KernelSpec
+from legate_fuse.plan.kernel_spec import ARG, INDEX, NO_OPERAND, REGISTER, SCALAR, KernelSpec
 
 from .c_kernels import IN, OUT, RED, run
 
@@ -261,3 +261,17 @@ def test_integer_power_goes_through_double(compiler: KernelCompiler, dtype: str)
     rounded = [math.copysign(math.floor(abs(v) + 0.5), v)
                for v in (float(b) ** float(e) for b, e in zip(base, exponent, strict=True))]
     assert out.tolist() == [x86_integer(v, dtype) for v in rounded]
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int32", "uint8"])
+def test_arange_counts_from_the_blocks_origin(compiler: KernelCompiler, dtype: str) -> None:
+    """A point task's block starts at its origin in the launch: arange computes element k of
+    the block from index origin + k."""
+    spec = KernelSpec(args=((OUT, dtype, False),), scalar_types=(dtype, dtype),
+                      nodes=(("ARANGE", dtype, ((INDEX, 0), (SCALAR, 0), (SCALAR, 1))),),
+                      stores=((0, 0),), reductions=())
+    out = numpy.zeros(50, dtype=dtype)
+    kind = numpy.dtype(dtype).type
+    run(compiler, spec, [out], out.shape, (kind(2), kind(3)), origin=(70,))
+    expected = (numpy.arange(70, 120) * 3 + 2).astype(dtype)
+    assert out.tolist() == expected.tolist()

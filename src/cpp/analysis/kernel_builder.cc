@@ -100,6 +100,9 @@ class KernelBuilder {
     }
     if (!outputs.empty()) {
       const auto& out = store_at(outputs.front()->store);
+      if (ir::takes_index(op)) {
+        inputs.insert(inputs.begin(), Operand{Operand::Kind::Index, 0});
+      }
       for (std::int32_t k = 0; k < ir::runtime_scalar_count(op); ++k) {
         inputs.push_back(
             Operand{Operand::Kind::Scalar, static_cast<std::int32_t>(spec_.scalar_types.size())});

@@ -306,7 +306,8 @@ void bind_codegen(py::module_& m)
   py::enum_<cg::Operand::Kind>(m, "OperandKind")
       .value("ARG", cg::Operand::Kind::Arg)
       .value("REGISTER", cg::Operand::Kind::Register)
-      .value("SCALAR", cg::Operand::Kind::Scalar);
+      .value("SCALAR", cg::Operand::Kind::Scalar)
+      .value("INDEX", cg::Operand::Kind::Index);
   m.attr("KERNEL_SYMBOL")      = cg::KERNEL_SYMBOL;
   m.attr("C_RENDERER_VERSION") = cg::C_RENDERER_VERSION;
   m.def("vector_math_check_program", &cg::vector_math_check_program,
@@ -320,7 +321,10 @@ void bind_codegen(py::module_& m)
   m.def(
       "c_supports",
       [](const std::string& op, const std::string& out, std::vector<std::string> ins) {
-        // The operation's run-time scalars are of its result type (runtime_scalar_count).
+        // The operation's index comes first, its run-time scalars last, of its result type.
+        if (legate_fuse::ir::takes_index(op)) {
+          ins.insert(ins.begin(), "int64");
+        }
         ins.insert(ins.end(), static_cast<std::size_t>(legate_fuse::ir::runtime_scalar_count(op)),
                    out);
         std::vector<std::string> operands;

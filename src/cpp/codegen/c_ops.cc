@@ -297,6 +297,20 @@ std::optional<std::string> c_expression(const std::string& op, const std::string
       in_dtypes[1] == out_dtype && in_dtypes[2] == out_dtype) {
     return "(" + operands[0] + " ? " + operands[1] + " : " + operands[2] + ")";
   }
+  // cuPyNumeric's arange: static_cast<VAL>(idx) * step + start, in the output's type; its
+  // floating-point kernel is built with the product and the sum contracted into one fused
+  // multiply-add (one rounding), which fma() computes exactly so.
+  if (op == "ARANGE" && operands.size() == 3 && in_dtypes[0] == "int64" &&
+      in_dtypes[1] == out_dtype && in_dtypes[2] == out_dtype && out_dtype != "bool") {
+    const TypeInfo* t      = info(out_dtype);
+    const std::string type = t->c_name;
+    const std::string idx  = "((" + type + ")" + operands[0] + ")";
+    if (t->kind == 'f') {
+      const std::string fma = libm("fma", out_dtype);
+      return fma + "(" + idx + ", " + operands[2] + ", " + operands[1] + ")";
+    }
+    return wrap(t, wrap(t, idx, "*", operands[2]), "+", operands[1]);
+  }
   // cuPyNumeric's putmask: where the mask is set, the value; elsewhere the array, unchanged.
   if (kind == "PUTMASK" && operands.size() == 3 && in_dtypes[0] == out_dtype &&
       in_dtypes[1] == "bool" && in_dtypes[2] == out_dtype) {

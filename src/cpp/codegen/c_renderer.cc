@@ -29,6 +29,11 @@ class Renderer {
     std::ostringstream out;
     out << kPrelude << KERNEL_ABI_TEXT << "\n"
         << remainder_helpers("static inline") << vector_math_helpers() << "\n";
+    if (uses_index(spec_)) {
+      // The element's index in the launch: a one-dimensional iteration space, so the row's
+      // first index plus the position in the row.
+      out << "#define LF_INDEX (lf_row_start + i)\n\n";
+    }
     out << "void " << KERNEL_SYMBOL
         << "(int32_t ndim, const int64_t* extents, const legate_fuse_array* arrays, "
            "const void* scalars)\n{\n";
@@ -37,6 +42,11 @@ class Renderer {
       const auto type = c_type_of(spec_.scalar_types[k]);
       out << "  " << type << " s" << k << ";\n  memcpy(&s" << k << ", scalar_bytes + " << 8 * k
           << ", sizeof(s" << k << "));\n";
+    }
+    if (uses_index(spec_)) {
+      // The block's lower corner follows the scalars (runtime/kernel_abi.h).
+      out << "  int64_t lf_origin;\n  memcpy(&lf_origin, scalar_bytes + "
+          << 8 * spec_.scalar_types.size() << ", sizeof(lf_origin));\n";
     }
     for (std::size_t a = 0; a < spec_.args.size(); ++a) {
       if (is_value_input(spec_, a)) {
@@ -70,6 +80,9 @@ class Renderer {
     }
     out << "  const int contiguous = " << contiguous_condition() << ";\n"
         << "  for (int64_t o = 0; o < outer; ++o) {\n";
+    if (uses_index(spec_)) {
+      out << "    const int64_t lf_row_start = lf_origin + o * inner;\n";
+    }
     for (std::size_t a = 0; a < spec_.args.size(); ++a) {
       out << "    char* p" << a << " = row" << a << ";\n";
     }

@@ -89,7 +89,11 @@ std::string render_cuda(const KernelSpec& spec)
   if (!spec.scalar_types.empty()) {
     out << "  unsigned long long scalars[" << spec.scalar_types.size() << "];\n";
   }
-  out << "};\n\n";
+  // Then the block's lower corner (kernel_abi.h), in every kernel: the parameter's size.
+  out << "  long long origin[LEGATE_FUSE_MAX_DIM];\n};\n\n";
+  if (uses_index(spec)) {
+    out << "#define LF_INDEX (p.origin[0] + idx)\n\n";
+  }
   for (std::size_t r = 0; r < spec.reductions.size(); ++r) {
     write_atomic_fold(out, r, spec.reductions[r].op, spec.args.at(spec.reductions[r].arg).dtype);
   }

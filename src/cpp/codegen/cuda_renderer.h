@@ -8,7 +8,7 @@
 namespace legate_fuse::codegen {
 
 // Bumped whenever generated CUDA changes meaning: part of the kernel cache key.
-inline constexpr int CUDA_RENDERER_VERSION = 1;
+inline constexpr int CUDA_RENDERER_VERSION = 2;
 // Threads per block the kernels are written for (block-level reductions use it).
 inline constexpr int CUDA_BLOCK_SIZE = LEGATE_FUSE_CUDA_BLOCK_SIZE;
 

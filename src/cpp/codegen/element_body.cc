@@ -15,6 +15,8 @@ std::string operand_dtype(const KernelSpec& spec, const Operand& op)
       return spec.nodes.at(static_cast<std::size_t>(op.index)).dtype;
     case Operand::Kind::Scalar:
       return spec.scalar_types.at(static_cast<std::size_t>(op.index));
+    case Operand::Kind::Index:
+      return "int64";
   }
   return "";
 }
@@ -27,6 +29,18 @@ std::string require_rendering(const std::optional<std::string>& value, const std
     throw UnsupportedError("legate-fuse: no rendering for " + what);
   }
   return *value;
+}
+
+bool uses_index(const KernelSpec& spec)
+{
+  for (const auto& node : spec.nodes) {
+    for (const auto& input : node.inputs) {
+      if (input.kind == Operand::Kind::Index) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 bool is_value_input(const KernelSpec& spec, std::size_t arg)
@@ -86,6 +100,8 @@ std::string operand_name(const Operand& op)
       return "r" + std::to_string(op.index);
     case Operand::Kind::Scalar:
       return "s" + std::to_string(op.index);
+    case Operand::Kind::Index:
+      return "LF_INDEX";  // defined by each renderer, from its loop variables
   }
   return "?";
 }

@@ -46,6 +46,10 @@ void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std
 [[nodiscard]] bool is_library_call_node(const KernelSpec& spec, std::size_t n);
 
 [[nodiscard]] bool is_value_input(const KernelSpec& spec, std::size_t arg);
+
+// Whether a node reads its element's index (Operand::Kind::Index): the renderer then defines
+// LF_INDEX from the launch's origin (after the run-time scalars) and its loop variables.
+[[nodiscard]] bool uses_index(const KernelSpec& spec);
 // `value`, or UnsupportedError naming `what` when a renderer has no rendering for it.
 [[nodiscard]] std::string require_rendering(const std::optional<std::string>& value,
                                             const std::string& what);

@@ -14,6 +14,8 @@ std::string operand_text(const Operand& operand)
       return "r" + std::to_string(operand.index);
     case Operand::Kind::Scalar:
       return "scalar " + std::to_string(operand.index);
+    case Operand::Kind::Index:
+      return "index";
   }
   return "?";
 }
@@ -33,7 +35,13 @@ const char* role_name(ArgSpec::Role role)
 
 }  // namespace
 
-std::int32_t runtime_scalar_count(const std::string& op) { return op == "UNARY_OP.CLIP" ? 2 : 0; }
+std::int32_t runtime_scalar_count(const std::string& op)
+{
+  // clip's bounds; arange's start and step.
+  return op == "UNARY_OP.CLIP" || op == "ARANGE" ? 2 : 0;
+}
+
+bool takes_index(const std::string& op) { return op == "ARANGE"; }
 
 std::string describe(const KernelSpec& spec)
 {

@@ -10,7 +10,9 @@ namespace legate_fuse::ir {
 // (analysis/kernel_builder.h) and the renderers consume (codegen/). Contains no shapes and no
 // scalar values, so one kernel serves every launch of the same group structure.
 struct Operand {
-  enum class Kind : std::int32_t { Arg = 0, Register = 1, Scalar = 2 };
+  // Index: the element's position along the (one-dimensional) iteration space of the launch,
+  // in the launch's coordinates (what arange computes from).
+  enum class Kind : std::int32_t { Arg = 0, Register = 1, Scalar = 2, Index = 3 };
   Kind kind{Kind::Arg};
   std::int32_t index{};
 
@@ -56,6 +58,11 @@ struct KernelSpec {
 // values its task carries as arguments (cuPyNumeric's clip bounds), each of the operation's
 // result type. A kernel reads them from its scalar slots, so one kernel serves every value.
 [[nodiscard]] std::int32_t runtime_scalar_count(const std::string& op);
+
+// Whether the lifted operation `op` computes from its element's index (arange: its first
+// operand is Operand::Kind::Index, before its run-time scalars); its group's iteration space is
+// then one-dimensional, as its output is.
+[[nodiscard]] bool takes_index(const std::string& op);
 
 // The specification as text, one line per argument, scalar, node, store and reduction. It
 // states every field, so it is also the spec's canonical form: equal texts, equal kernels.

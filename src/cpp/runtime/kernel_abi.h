@@ -38,7 +38,9 @@ typedef struct legate_fuse_launch_header {
 
 /* A fused kernel: iterates over `extents` (ndim dimensions), arrays in the order of the task's
  * inputs, then outputs, then reductions; `scalars` holds the run-time scalar values packed as
- * the kernel's generator laid them out. */
+ * the kernel's generator laid them out (8 bytes each), then the iteration block's lower corner
+ * in the launch's coordinates (LEGATE_FUSE_MAX_DIM int64_t, before dimensions are merged). GPU
+ * kernels find the same bytes after their arrays. */
 typedef void (*legate_fuse_kernel_fn)(int32_t ndim, const int64_t* extents,
                                       const legate_fuse_array* arrays, const void* scalars);
 

@@ -152,9 +152,17 @@ std::string kernel_id(const legate::TaskContext& context)
   return context.scalar(0).value<std::string>();
 }
 
-const void* kernel_scalars(const legate::TaskContext& context)
+// The kernel's `scalars` argument: the run-time scalars the task carries, then the block's
+// lower corner in the launch's coordinates (runtime/kernel_abi.h).
+std::vector<char> kernel_scalars(const legate::TaskContext& context, const Block& block)
 {
-  return context.num_scalars() > 1 ? context.scalar(1).ptr() : nullptr;
+  const std::size_t size = context.num_scalars() > 1 ? context.scalar(1).size() : 0;
+  std::vector<char> bytes(size + sizeof(block.lo));
+  if (size > 0) {
+    std::memcpy(bytes.data(), context.scalar(1).ptr(), size);
+  }
+  std::memcpy(bytes.data() + size, block.lo.data(), sizeof(block.lo));
+  return bytes;
 }
 
 }  // namespace
@@ -166,7 +174,8 @@ void FusedTask::cpu_variant(legate::TaskContext context)
     return;
   }
   const legate_fuse_kernel_fn kernel = KernelRegistry::instance().cpu(kernel_id(context));
-  kernel(block.ndim, block.extents.data(), block.arrays.data(), kernel_scalars(context));
+  const std::vector<char> scalars    = kernel_scalars(context, block);
+  kernel(block.ndim, block.extents.data(), block.arrays.data(), scalars.data());
 }
 
 void FusedTaskWithGpu::gpu_variant(legate::TaskContext context)
@@ -180,16 +189,14 @@ void FusedTaskWithGpu::gpu_variant(legate::TaskContext context)
   header.volume = block.volume;
   header.ndim   = block.ndim;
   std::copy(block.extents.begin(), block.extents.end(), header.extents);
-  // The kernel's one parameter: the header, the arrays, then the run-time scalars' slots.
-  const std::size_t arrays_size  = block.arrays.size() * sizeof(legate_fuse_array);
-  const std::size_t scalars_size = context.num_scalars() > 1 ? context.scalar(1).size() : 0;
-  std::vector<char> params(sizeof(header) + arrays_size + scalars_size);
+  // The kernel's one parameter: the header, the arrays, the run-time scalars' slots and the
+  // block's lower corner.
+  const std::size_t arrays_size   = block.arrays.size() * sizeof(legate_fuse_array);
+  const std::vector<char> scalars = kernel_scalars(context, block);
+  std::vector<char> params(sizeof(header) + arrays_size + scalars.size());
   std::memcpy(params.data(), &header, sizeof(header));
   std::memcpy(params.data() + sizeof(header), block.arrays.data(), arrays_size);
-  if (scalars_size > 0) {
-    std::memcpy(params.data() + sizeof(header) + arrays_size, kernel_scalars(context),
-                scalars_size);
-  }
+  std::memcpy(params.data() + sizeof(header) + arrays_size, scalars.data(), scalars.size());
   auto& driver              = CudaDriver::instance();
   const auto function       = driver.function(ptx_path, symbol);
   const std::int64_t blocks = std::min<std::int64_t>(

@@ -472,6 +472,12 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/integration/test_fused_ops.py::test_arange_fuses_with_its_consumers",),
         "a floating-point arange rounds once, as cuPyNumeric's contracted kernel does"),
     Mutation(
+        "window-frees-in-program-order", "legate_fuse/window/holding.py",
+        "    records.reverse()\n    records.clear()\n",
+        "    records.clear()\n",
+        ("tests/unit/test_window.py::test_a_flushed_windows_stores_are_freed_in_program_order",),
+        "a flushed window's stores are freed first to last, as the program made them"),
+    Mutation(
         "zero-d-reduction-joins-array-group", "src/cpp/analysis/legality.cc",
         "    if (reduces(task) && shape_class_ != -1) {\n",
         "    if (false && reduces(task) && shape_class_ != -1) {\n",

@@ -41,6 +41,18 @@ def execute_in_order(records: Sequence[TaskRecord]) -> None:
         raise first_error
 
 
+def release_in_program_order(records: list[TaskRecord]) -> None:
+    """Drops the references to a window's records, first to last, so that the stores only they
+    hold are freed in the order the program made them. Legate recycles freed fields first-in,
+    first-out, each with the memory it holds: the next stores of the same shape then take them
+    in the same order (a temporary the field of a temporary, a result the field of a result,
+    which has memory already), as without the plugin. Freed last to first (the order in which
+    CPython drops a list's items), a temporary never written takes the field of a result, and the
+    next result gets a field without memory: new memory, first touched, at every window."""
+    records.reverse()
+    records.clear()
+
+
 class Window:
     def __init__(
         self, capacity: int, stats: Stats, executor: BatchExecutor = execute_in_order,
@@ -115,3 +127,4 @@ class Window:
         finally:
             self.held_back, self.flush_reason = (), ""
             self.tasks[:0] = kept
+            release_in_program_order(run)

@@ -100,3 +100,30 @@ def test_a_flush_triggered_while_flushing_sees_an_empty_window() -> None:
 def test_capacity_must_be_positive() -> None:
     with pytest.raises(ValueError, match="capacity must be >= 1"):
         Window(capacity=0, stats=Stats())
+
+
+class Freed:
+    """A store that notes when its last reference goes."""
+
+    def __init__(self, name: str, log: list[str]) -> None:
+        self.name, self.log = name, log
+
+    def __del__(self) -> None:
+        self.log.append(self.name)
+
+
+def test_a_flushed_windows_stores_are_freed_in_program_order() -> None:
+    """Each store only the window holds is freed when the last task that touches it is
+    dropped, first task to last: Legate then recycles the fields of the stores the program
+    made first for the stores it makes first next time (a temporary's for a temporary), as
+    without the plugin. A list drops its items last to first."""
+    freed: list[str] = []
+    window = Window(capacity=16, stats=Stats(), executor=execute_in_order)
+    a, b, c = Freed("a", freed), Freed("b", freed), Freed("c", freed)
+    window.hold(TaskRecord(task=FakeTask("t0", []), stores=[a]))
+    window.hold(TaskRecord(task=FakeTask("t1", []), stores=[a, b]))
+    window.hold(TaskRecord(task=FakeTask("t2", []), stores=[b]))
+    window.hold(TaskRecord(task=FakeTask("t3", []), stores=[c]))
+    del a, b, c
+    window.flush("read")
+    assert freed == ["a", "b", "c"]

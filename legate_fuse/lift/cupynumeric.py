@@ -170,6 +170,8 @@ def _shape_matches(args: tuple[LiftedArg, ...], kinds: tuple[int, ...]) -> bool:
 
 
 def _op_name(record: TaskRecord, kind: str, scalars: list[Any], c: Codes) -> str | None:
+    if kind == "ARANGE":
+        return kind  # its scalars are run-time values (its start and step), checked by `lift`
     code = _code(scalars[0]) if scalars else None
     if kind == "BINARY_OP":
         name = c.binary.get(code) if code is not None else None
@@ -198,8 +200,6 @@ def _op_name(record: TaskRecord, kind: str, scalars: list[Any], c: Codes) -> str
         return f"SCALAR_UNARY_RED.{name}{'.WHERE' if where else ''}" if name else None
     if kind == "PUTMASK" and record.args[0].store is not record.args[3].store:
         return None  # (cuPyNumeric writes the very store it reads)
-    if kind == "ARANGE":
-        return kind  # its scalars are run-time values, checked by `lift`
     return kind if not scalars else None  # WHERE, FILL, DOT, PUTMASK carry no scalar
 
 

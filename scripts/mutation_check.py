@@ -538,7 +538,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "        if state is None or state[0] == 0 or (state[2] and not nothing_held):\n"
         "            return False\n",
         "        return False\n",
-        ("tests/integration/test_call_sites.py::test_a_clip_in_a_loop_is_built_at_once",),
+        ("tests/integration/test_call_sites.py::test_an_isclose_in_a_loop_is_built_at_once",),
         "the tasks of a call site whose tasks are not lifted are built at once"),
     Mutation(
         "site-alone-built-at-once", "legate_fuse/plan/planner.py",

@@ -115,8 +115,13 @@ def task_names() -> dict[int, str]:
     return {int(v): k for k, v in CuPyNumericOpCode.__members__.items()}
 
 
+def _scalar_calls(record: TaskRecord) -> list[tuple[Any, ...]]:
+    """The arguments of each of the task's add_scalar_arg calls, in order."""
+    return [args for name, args, _ in record.calls if name == "add_scalar_arg"]
+
+
 def _scalars(record: TaskRecord) -> list[Any]:
-    return [args[0] for name, args, _ in record.calls if name == "add_scalar_arg"]
+    return [args[0] for args in _scalar_calls(record)]
 
 
 def _code(value: Any) -> int | None:
@@ -127,8 +132,7 @@ def _code(value: Any) -> int | None:
 
 def _scalar_type(record: TaskRecord, index: int) -> str:
     """The type of the task's `index`-th scalar argument."""
-    calls = [args for name, args, _ in record.calls if name == "add_scalar_arg"]
-    args = calls[index]
+    args = _scalar_calls(record)[index]
     return str(args[0].type if type(args[0]) is Scalar else args[1])
 
 
@@ -141,8 +145,7 @@ def _first_runtime_scalar(task_id: int) -> int:
 def runtime_scalar(record: TaskRecord, index: int) -> bytes:
     """The value of the task's `index`-th run-time scalar (the arguments after its operation
     code) as the kernel's scalar slot holds it: its bytes, padded to 8."""
-    calls = [args for name, args, _ in record.calls if name == "add_scalar_arg"]
-    args = calls[_first_runtime_scalar(record.task_id) + index]
+    args = _scalar_calls(record)[_first_runtime_scalar(record.task_id) + index]
     value = args[0] if type(args[0]) is Scalar else Scalar(*args)
     data = numpy.asarray(value).tobytes()
     if len(data) > SCALAR_SLOT:

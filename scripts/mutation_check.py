@@ -453,6 +453,31 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/unit/test_codegen_c.py::test_integer_power_goes_through_double",),
         "a double becomes uint8/uint16 through a 32-bit conversion, as compiled code does it"),
     Mutation(
+        "half-computed-nan-is-one-nan", "src/cpp/codegen/half_float.cc",
+        "  if (ax > 0x7f800000u) return 0x7fffu;\n",
+        "  if (ax > 0x7f800000u) return (uint16_t)(sign | 0x7c00u | (ax >> 13));\n",
+        ("tests/unit/test_codegen_half.py::test_each_operation_rounds_its_single_precision_result",),
+        "a float16 result that is NaN is the one NaN 0x7FFF, as __half rounds it"),
+    Mutation(
+        "half-nan-widens-to-one-positive-nan", "src/cpp/codegen/half_float.cc",
+        "  if (f == f) return f;\n",
+        "  return f;\n",
+        ("tests/unit/test_codegen_half.py::test_every_half_widens_exactly_and_every_nan_to_one",),
+        "every float16 NaN widens to the positive NaN 0x7FFFFFFF, as __half widens it"),
+    Mutation(
+        "half-from-double-rounds-once", "src/cpp/codegen/c_ops.cc",
+        "std::optional<std::string>{half_rounded_from_double(*wide)}",
+        'std::optional<std::string>{half_rounded("(float)" + *wide)}',
+        ("tests/unit/test_codegen_half.py::"
+         "test_conversion_into_float16_rounds_once_to_the_nearest_even",),
+        "a conversion into float16 rounds once, from double, as cuPyNumeric's ConvertOp"),
+    Mutation(
+        "half-selections-keep-their-bits", "src/cpp/codegen/c_ops.cc",
+        "  if (selects(op)) {\n",
+        "  if (false && selects(op)) {\n",
+        ("tests/unit/test_codegen_half.py::test_selections_keep_the_bits_they_select",),
+        "float16 selections (where, maximum, copies) keep the bits they select"),
+    Mutation(
         "in-place-output-aligned-with-its-input", "legate_fuse/lift/base.py",
         "                join(args[1].index, argument)",
         "                pass",

@@ -27,5 +27,9 @@ def test_kernels_of_the_programs_compile_to_ptx(session: Session, tmp_path: Path
     assert len(specs) >= 10
     compiler = PtxCompiler(tmp_path)
     for spec in specs:
+        if "float16" in spec.describe():  # float16 groups run unfused on GPUs
+            with pytest.raises(ValueError, match="float16"):
+                spec.render_cuda()
+            continue
         ptx = Path(compiler.build(spec.render_cuda())).read_text()
         assert ".entry legate_fuse_kernel" in ptx

@@ -2,12 +2,14 @@
 
 #include <unordered_map>
 
+#include "codegen/half_float.h"
+
 namespace legate_fuse::codegen {
 namespace {
 
 struct TypeInfo {
   const char* c_name;
-  char kind;              // 'b' bool, 'i' signed, 'u' unsigned, 'f' floating
+  char kind;  // 'b' bool, 'i' signed, 'u' unsigned, 'f' floating, 'h' float16 (half_float.h)
   const char* unsigned_;  // same-width unsigned type, for wrap-around integer arithmetic
   const char* lowest;
   const char* highest;
@@ -25,6 +27,7 @@ const TypeInfo* info(const std::string& dtype)
       {"uint16", {"uint16_t", 'u', "uint16_t", "0", "UINT16_MAX"}},
       {"uint32", {"uint32_t", 'u', "uint32_t", "0", "UINT32_MAX"}},
       {"uint64", {"uint64_t", 'u', "uint64_t", "0", "UINT64_MAX"}},
+      {"float16", {"float", 'h', "", "(-INFINITY)", "INFINITY"}},
       {"float32", {"float", 'f', "", "(-INFINITY)", "INFINITY"}},
       {"float64", {"double", 'f', "", "(-INFINITY)", "INFINITY"}},
   };
@@ -254,6 +257,68 @@ std::optional<std::string> conversion(const std::string& mode, const std::string
   return "((" + std::string(to->c_name) + ")" + value + ")";
 }
 
+// Operations that select one of their operands (or a constant) without computing: on float16
+// they keep the selected bits, NaN payloads included, as cuPyNumeric's kernels do.
+bool selects(const std::string& op)
+{
+  return op == "UNARY_OP.COPY" || op == "UNARY_OP.POSITIVE" || op == "BINARY_OP.MAXIMUM" ||
+         op == "BINARY_OP.MINIMUM" || op.rfind("WHERE", 0) == 0 || op.rfind("PUTMASK", 0) == 0 ||
+         op.rfind("FILL", 0) == 0;
+}
+
+std::string single_for_half(const std::string& dtype)
+{
+  return is_half(dtype) ? std::string("float32") : dtype;
+}
+
+std::optional<std::string> expression(const std::string& op, const std::string& out_dtype,
+                                      const std::vector<std::string>& in_dtypes,
+                                      const std::vector<std::string>& operands);
+
+// An operation with a float16 result or operand (half_float.h): computed as in float32 on the
+// operands' values (a NaN's value is the one positive NaN `__half` widens every NaN to), the
+// result rounded to float16; selections take the operands' bits as they are. Conversions go
+// through double, as cuPyNumeric's ConvertOp for float16 does: into float16 rounded once, out
+// of it as from a double, except that a NaN converts to integer 0 there.
+std::optional<std::string> half_expression(const std::string& op, const std::string& out,
+                                           const std::vector<std::string>& ins,
+                                           const std::vector<std::string>& operands)
+{
+  if (op == "UNARY_OP.CLIP" || op == "ARANGE") {
+    return std::nullopt;  // run-time scalars of float16 are not passed
+  }
+  std::vector<std::string> singles, values;
+  for (std::size_t k = 0; k < ins.size(); ++k) {
+    singles.push_back(single_for_half(ins[k]));
+    values.push_back(is_half(ins[k]) ? half_value(operands[k]) : operands[k]);
+  }
+  if (selects(op)) {
+    return expression(op, single_for_half(out), singles, operands);
+  }
+  if (op.rfind("CONVERT.", 0) == 0 && ins.size() == 1) {
+    if (is_half(out)) {
+      if (is_half(ins[0])) {
+        return op == "CONVERT.NOOP" ? std::optional<std::string>{operands[0]} : std::nullopt;
+      }
+      const auto wide = expression(op, "float64", singles, values);
+      return wide ? std::optional<std::string>{half_rounded_from_double(*wide)} : std::nullopt;
+    }
+    const auto value   = expression(op, out, {"float64"}, {"((double)" + values[0] + ")"});
+    const TypeInfo* to = info(out);
+    if (!value || !is_integer(to)) {
+      return value;
+    }
+    // Explicitly: a NaN's conversion to an integer is undefined in C. (GCC folds the one NaN
+    // of lf_half_value to 0 by itself, so no test on GCC can tell this test from its absence.)
+    return "(isnan(" + operands[0] + ") ? (" + to->c_name + ")0 : " + *value + ")";
+  }
+  const auto single = expression(op, single_for_half(out), singles, values);
+  if (!single || !is_half(out)) {
+    return single;
+  }
+  return half_rounded(*single);
+}
+
 }  // namespace
 
 std::optional<std::string> c_type(const std::string& dtype)
@@ -269,11 +334,24 @@ std::optional<std::string> c_expression(const std::string& op, const std::string
   if (!info(out_dtype) || in_dtypes.size() != operands.size()) {
     return std::nullopt;
   }
+  bool half = is_half(out_dtype);
   for (const auto& dtype : in_dtypes) {
     if (!info(dtype)) {
       return std::nullopt;
     }
+    half = half || is_half(dtype);
   }
+  return half ? half_expression(op, out_dtype, in_dtypes, operands)
+              : expression(op, out_dtype, in_dtypes, operands);
+}
+
+namespace {
+
+// c_expression on dtypes other than float16.
+std::optional<std::string> expression(const std::string& op, const std::string& out_dtype,
+                                      const std::vector<std::string>& in_dtypes,
+                                      const std::vector<std::string>& operands)
+{
   const auto dot         = op.find('.');
   const std::string kind = op.substr(0, dot);
   const std::string name = dot == std::string::npos ? "" : op.substr(dot + 1);
@@ -322,6 +400,8 @@ std::optional<std::string> c_expression(const std::string& op, const std::string
   return std::nullopt;
 }
 
+}  // namespace
+
 bool is_library_call(const std::string& op, const std::vector<std::string>& in_dtypes)
 {
   if (op == "BINARY_OP.POWER" && !in_dtypes.empty() && info(in_dtypes[0]) &&
@@ -367,7 +447,7 @@ bool is_library_call(const std::string& op, const std::vector<std::string>& in_d
 std::optional<std::string> reduction_identity(const std::string& op, const std::string& dtype)
 {
   const TypeInfo* t = info(dtype);
-  if (!t) return std::nullopt;
+  if (!t || is_half(dtype)) return std::nullopt;
   const std::string type = t->c_name;
   if (op == "SUM") return "((" + type + ")0)";
   if (op == "PROD") return "((" + type + ")1)";
@@ -382,7 +462,7 @@ std::optional<std::string> reduction_combine(const std::string& op, const std::s
                                              const std::string& acc, const std::string& value)
 {
   const TypeInfo* t = info(dtype);
-  if (!t) return std::nullopt;
+  if (!t || is_half(dtype)) return std::nullopt;
   if (op == "ALL")
     return dtype == "bool" ? std::optional<std::string>{"(" + acc + " && (" + value + " != 0))"}
                            : std::nullopt;

@@ -6,7 +6,8 @@
 
 namespace legate_fuse::codegen {
 
-// C type of a Legate dtype name; nullopt when kernels do not support it (float16, complex...).
+// C type of a kernel value of a Legate dtype (float16 values are floats: half_float.h); nullopt
+// when kernels do not support the dtype (complex...).
 std::optional<std::string> c_type(const std::string& dtype);
 
 // C expression computing `op` with NumPy's semantics (as cuPyNumeric's CPU kernels compute it)

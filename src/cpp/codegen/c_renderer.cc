@@ -5,6 +5,7 @@
 #include "codegen/c_ops.h"
 #include "codegen/c_vector_math.h"
 #include "codegen/element_body.h"
+#include "codegen/half_float.h"
 #include "codegen/kernel_abi_text.h"
 #include "codegen/staged_body.h"
 
@@ -29,6 +30,9 @@ class Renderer {
     std::ostringstream out;
     out << kPrelude << KERNEL_ABI_TEXT << "\n"
         << remainder_helpers("static inline") << vector_math_helpers() << "\n";
+    if (uses_half(spec_)) {
+      out << half_helpers("static inline") << "\n";
+    }
     if (uses_index(spec_)) {
       // The element's index in the launch: a one-dimensional iteration space, so the row's
       // first index plus the position in the row.
@@ -50,9 +54,11 @@ class Renderer {
     }
     for (std::size_t a = 0; a < spec_.args.size(); ++a) {
       if (is_value_input(spec_, a)) {
-        const auto type = c_type_of(spec_.args[a].dtype);
-        out << "  const " << type << " in" << a << " = *(const " << type << "*)arrays[" << a
-            << "].data;\n";
+        const auto& dtype = spec_.args[a].dtype;
+        out << "  const " << c_type_of(dtype) << " in" << a << " = "
+            << loaded(dtype, "*(const " + memory_type_of(dtype) + "*)arrays[" + std::to_string(a) +
+                                 "].data")
+            << ";\n";
       }
     }
     for (std::size_t r = 0; r < spec_.reductions.size(); ++r) {
@@ -165,7 +171,7 @@ class Renderer {
     for (std::size_t a = 0; a < spec_.args.size(); ++a) {
       if (strided(a)) {
         condition += " && st" + std::to_string(a) + " == (int64_t)sizeof(" +
-                     c_type_of(spec_.args[a].dtype) + ")";
+                     memory_type_of(spec_.args[a].dtype) + ")";
       }
     }
     return condition;
@@ -173,7 +179,7 @@ class Renderer {
 
   [[nodiscard]] std::string element(std::size_t arg, bool contiguous) const
   {
-    const auto type = c_type_of(spec_.args[arg].dtype);
+    const auto type = memory_type_of(spec_.args[arg].dtype);
     const auto a    = std::to_string(arg);
     if (contiguous) {
       return "((" + type + "*)p" + a + ")[i]";

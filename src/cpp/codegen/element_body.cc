@@ -2,6 +2,7 @@
 
 #include "codegen/c_ops.h"
 #include "codegen/c_renderer.h"
+#include "codegen/half_float.h"
 
 namespace legate_fuse::codegen {
 namespace {
@@ -43,6 +44,20 @@ bool uses_index(const KernelSpec& spec)
   return false;
 }
 
+bool uses_half(const KernelSpec& spec)
+{
+  for (const auto& arg : spec.args) {
+    if (is_half(arg.dtype)) return true;
+  }
+  for (const auto& node : spec.nodes) {
+    if (is_half(node.dtype)) return true;
+  }
+  for (const auto& type : spec.scalar_types) {
+    if (is_half(type)) return true;
+  }
+  return false;
+}
+
 bool is_value_input(const KernelSpec& spec, std::size_t arg)
 {
   return spec.args[arg].value && spec.args[arg].role == ArgSpec::Role::Input;
@@ -51,6 +66,11 @@ bool is_value_input(const KernelSpec& spec, std::size_t arg)
 std::string c_type_of(const std::string& dtype)
 {
   return require_rendering(c_type(dtype), "dtype " + dtype);
+}
+
+std::string memory_type_of(const std::string& dtype)
+{
+  return is_half(dtype) ? HALF_STORAGE_TYPE : c_type_of(dtype);
 }
 
 std::string integer_division_helpers(const std::string& qualifier)
@@ -109,8 +129,9 @@ std::string operand_name(const Operand& op)
 void write_input_load(std::ostringstream& out, const KernelSpec& spec, std::size_t arg,
                       const std::string& indent, const ElementAccess& element)
 {
-  out << indent << "const " << c_type_of(spec.args[arg].dtype) << " in" << arg << " = "
-      << element(arg) << ";\n";
+  const auto& dtype = spec.args[arg].dtype;
+  out << indent << "const " << c_type_of(dtype) << " in" << arg << " = "
+      << loaded(dtype, element(arg)) << ";\n";
 }
 
 void write_node(std::ostringstream& out, const KernelSpec& spec, std::size_t n,
@@ -145,7 +166,9 @@ void write_stores(std::ostringstream& out, const KernelSpec& spec, const std::st
                   const ElementAccess& element)
 {
   for (const auto& store : spec.stores) {
-    out << indent << element(static_cast<std::size_t>(store.arg)) << " = r" << store.reg << ";\n";
+    const auto arg = static_cast<std::size_t>(store.arg);
+    out << indent << element(arg) << " = "
+        << to_storage(spec.args[arg].dtype, "r" + std::to_string(store.reg)) << ";\n";
   }
 }
 

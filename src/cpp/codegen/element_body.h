@@ -50,10 +50,17 @@ void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std
 // Whether a node reads its element's index (Operand::Kind::Index): the renderer then defines
 // LF_INDEX from the launch's origin (after the run-time scalars) and its loop variables.
 [[nodiscard]] bool uses_index(const KernelSpec& spec);
+// Whether any array, value or run-time scalar of the kernel is float16 (the renderer then
+// includes half_float.h's helpers).
+[[nodiscard]] bool uses_half(const KernelSpec& spec);
 // `value`, or UnsupportedError naming `what` when a renderer has no rendering for it.
 [[nodiscard]] std::string require_rendering(const std::optional<std::string>& value,
                                             const std::string& what);
+// The C type of a kernel value of `dtype` (float for float16, see half_float.h).
 [[nodiscard]] std::string c_type_of(const std::string& dtype);
+// The C type of an element of `dtype` in memory (uint16_t for float16): what array accesses,
+// value inputs and strides are typed with.
+[[nodiscard]] std::string memory_type_of(const std::string& dtype);
 // The helpers the operation table calls: float32/float64 remainders (NumPy's sign convention,
 // as cuPyNumeric computes it) and signed integer floor division and remainder (cuPyNumeric's
 // formulas), declared with `qualifier` ("static inline" for C, "__device__ inline" for CUDA).

@@ -478,6 +478,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/unit/test_codegen_half.py::test_selections_keep_the_bits_they_select",),
         "float16 selections (where, maximum, copies) keep the bits they select"),
     Mutation(
+        "half-unfused-where-legate-has-gpus", "legate_fuse/lift/cupynumeric.py",
+        '    if "float16" in (out, *ins) and machine_has_gpus():\n',
+        '    if False and "float16" in (out, *ins) and machine_has_gpus():\n',
+        ("tests/integration/test_half_precision.py::"
+         "test_float16_stays_unfused_where_legate_has_gpus",),
+        "float16 stays unfused where Legate runs tasks on GPUs"),
+    Mutation(
         "in-place-output-aligned-with-its-input", "legate_fuse/lift/base.py",
         "                join(args[1].index, argument)",
         "                pass",

@@ -485,6 +485,12 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_float16_stays_unfused_where_legate_has_gpus",),
         "float16 stays unfused where Legate runs tasks on GPUs"),
     Mutation(
+        "negation-by-the-sign-bit", "src/cpp/codegen/c_ops.cc",
+        '    if (name == "NEGATIVE") return "lf_negate_" + in + "(" + a + ")";\n',
+        '    if (name == "NEGATIVE") return "(-" + a + ")";\n',
+        ("tests/integration/test_fused_ops.py::test_a_negated_nan_keeps_its_flipped_sign_in_a_sum",),
+        "a fused negation flips the sign bit as cuPyNumeric's does, folded into no subtraction"),
+    Mutation(
         "in-place-output-aligned-with-its-input", "legate_fuse/lift/base.py",
         "                join(args[1].index, argument)",
         "                pass",

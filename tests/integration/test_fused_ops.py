@@ -115,6 +115,30 @@ def test_binary_op_in_a_chain(session: Session, op: str, dtype: str) -> None:
     assert_same_bits(fused, unfused)
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_a_negated_nan_keeps_its_flipped_sign_in_a_sum(session: Session, dtype: str) -> None:
+    """cuPyNumeric negates first: -a + b, with a NaN, is the NaN of the other sign. A compiler
+    folds the fused -a + b into b - a, which returns a's NaN unflipped."""
+    x = special_values(dtype)
+    y = numpy.roll(special_values(dtype), 3)
+
+    def program(a: Any, b: Any) -> Any:
+        return -a + b, b - -a, -(a * 2) + b
+
+    arrays = [cn.array(v) for v in (x, y)]
+    before = session.stats.fused_launches
+    fused = [numpy.asarray(r) for r in program(*arrays)]
+    assert session.stats.fused_launches > before
+    legate_fuse.disable()
+    try:
+        unfused = [numpy.asarray(r) for r in program(*arrays)]
+    finally:
+        legate_fuse.enable()
+    for f, u in zip(fused, unfused, strict=True):
+        assert_same_bits(f, u)
+
+
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # special_values' uint64 extremes
 @pytest.mark.parametrize(("op", "dtype"), cases(["floor_divide", "remainder", "fmod"], INTS))
 def test_integer_division_in_a_chain(session: Session, op: str, dtype: str) -> None:

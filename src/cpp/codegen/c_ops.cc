@@ -198,7 +198,9 @@ std::optional<std::string> unary(const std::string& name, const std::string& out
       }
       return value;
     }
-    if (name == "NEGATIVE") return "(-" + a + ")";
+    // By its sign bit: the compiler folds `-a + b` into `b - a`, which returns a NaN `a` with
+    // its own sign where cuPyNumeric, negating first, returns it with the sign flipped.
+    if (name == "NEGATIVE") return "lf_negate_" + in + "(" + a + ")";
     if (name == "SQUARE") return "(" + a + " * " + a + ")";
     // cuPyNumeric's reciprocal of zero is zero; its sign of NaN is zero.
     if (name == "RECIPROCAL")

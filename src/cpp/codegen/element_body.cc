@@ -98,7 +98,16 @@ std::string integer_division_helpers(const std::string& qualifier)
 
 std::string remainder_helpers(const std::string& qualifier)
 {
-  std::string text       = integer_division_helpers(qualifier);
+  std::string text = integer_division_helpers(qualifier);
+  // Negation as a flip of the sign bit, which the compiler does not fold into a neighbouring
+  // addition or subtraction (c_ops.cc, NEGATIVE).
+  const char* negated[][3] = {{"double", "float64", "uint64_t"}, {"float", "float32", "uint32_t"}};
+  for (const auto& [type, name, bits] : negated) {
+    const std::string t = type, b = bits;
+    text += qualifier + " " + t + " lf_negate_" + name + "(" + t + " x)\n{\n" + "  union { " + t +
+            " f; " + b + " u; } v;\n" + "  v.f = x;\n" + "  v.u ^= (" + b + ")1 << (8 * sizeof(" +
+            b + ") - 1);\n" + "  return v.f;\n}\n";
+  }
   const char* types[][4] = {{"double", "float64", "fmod", "copysign"},
                             {"float", "float32", "fmodf", "copysignf"}};
   for (const auto& [type, suffix, fmod, copysign] : types) {

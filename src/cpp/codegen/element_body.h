@@ -62,8 +62,9 @@ void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std
 // value inputs and strides are typed with.
 [[nodiscard]] std::string memory_type_of(const std::string& dtype);
 // The helpers the operation table calls: float32/float64 remainders (NumPy's sign convention,
-// as cuPyNumeric computes it) and signed integer floor division and remainder (cuPyNumeric's
-// formulas), declared with `qualifier` ("static inline" for C, "__device__ inline" for CUDA).
+// as cuPyNumeric computes it), signed integer floor division and remainder (cuPyNumeric's
+// formulas) and float32/float64 negation by the sign bit, declared with `qualifier` ("static
+// inline" for C, "__device__ inline" for CUDA).
 [[nodiscard]] std::string remainder_helpers(const std::string& qualifier);
 [[nodiscard]] std::string operand_name(const Operand& op);
 

@@ -23,11 +23,12 @@ void legate_fuse_kernel(int32_t ndim, const int64_t* extents, const legate_fuse_
 
 def run(compiler: KernelCompiler, spec: KernelSpec, arrays: list[numpy.ndarray],
         extents: tuple[int, ...], scalars: tuple[numpy.generic, ...] = (),
-        origin: tuple[int, ...] = ()) -> None:
+        origin: tuple[int, ...] = (), prefix: str = "") -> None:
     """Runs the kernel of `spec` over `extents` on NumPy arrays (views keep their strides;
     a 0-d array is a single element), with run-time scalars packed as the FUSED task packs
-    them (one 8-byte slot each), then the block's lower corner (`origin`, zeros by default)."""
-    library = ffi.dlopen(str(compiler.build(spec.render_c())))
+    them (one 8-byte slot each), then the block's lower corner (`origin`, zeros by default);
+    `prefix` goes before the kernel's source (a definition that selects one of its paths)."""
+    library = ffi.dlopen(str(compiler.build(prefix + spec.render_c())))
     described = ffi.new("legate_fuse_array[]", len(arrays))
     for slot, array in zip(described, arrays, strict=True):
         slot.data = ffi.cast("char*", array.ctypes.data)

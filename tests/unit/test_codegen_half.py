@@ -74,17 +74,36 @@ def test_every_half_widens_exactly_and_every_nan_to_one(compiler: KernelCompiler
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("rounding", ["compiler", "bits"])
 @pytest.mark.parametrize(("op", "numpy_op"), [("SQRT", numpy.sqrt), ("NEGATIVE", numpy.negative),
                                               ("SQUARE", numpy.square)])
 def test_each_operation_rounds_its_single_precision_result(compiler: KernelCompiler, op: str,
-                                                           numpy_op: numpy.ufunc) -> None:
+                                                           numpy_op: numpy.ufunc,
+                                                           rounding: str) -> None:
     """Over every half: the single-precision result (exact for these), rounded to float16; a
-    NaN result (sqrt of a negative, any NaN input) is 0x7FFF whatever the input's bits."""
+    NaN result (sqrt of a negative, any NaN input) is 0x7FFF whatever the input's bits. Both
+    ways of rounding: the compiler's _Float16 and the kernels' own bit arithmetic."""
     out = numpy.zeros(ALL_HALVES.shape, dtype=numpy.float16)
-    run(compiler, unary_spec(f"UNARY_OP.{op}", "float16"), [ALL_HALVES, out], ALL_HALVES.shape)
+    prefix = "#define LF_SOFT_HALF 1\n" if rounding == "bits" else ""
+    run(compiler, unary_spec(f"UNARY_OP.{op}", "float16"), [ALL_HALVES, out], ALL_HALVES.shape,
+        prefix=prefix)
     with numpy.errstate(all="ignore"):
         expected = half_bits(numpy_op(ALL_HALVES.astype(numpy.float32)))
     assert (out.view(numpy.uint16) == expected).all()
+
+
+def test_a_product_rounds_at_every_rounding_boundary(compiler: KernelCompiler) -> None:
+    """Products of finite halves (exact in single precision, then rounded to float16), both
+    ways of rounding, against NumPy's rounding: ties, subnormals, overflow to infinity."""
+    x = ALL_HALVES[numpy.isfinite(ALL_HALVES)]
+    y = numpy.roll(x, 7)
+    for prefix in ("", "#define LF_SOFT_HALF 1\n"):
+        out = numpy.zeros(x.shape, dtype=numpy.float16)
+        run(compiler, binary_spec("BINARY_OP.MULTIPLY", "float16"), [x, y, out], x.shape,
+            prefix=prefix)
+        with numpy.errstate(all="ignore"):
+            expected = half_bits(x.astype(numpy.float32) * y.astype(numpy.float32))
+        assert (out.view(numpy.uint16) == expected).all(), prefix
 
 
 def test_selections_keep_the_bits_they_select(compiler: KernelCompiler) -> None:

@@ -44,8 +44,10 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -64,6 +66,9 @@ TASKS_SOURCES = ("src/cpp/tasks/", "src/cpp/runtime/kernel_registry.cc",
 QUICK_BASELINE = ("tests/integration/test_call_sites.py",)
 DEFAULT_TIMEOUT = 3600.0  # seconds for one pytest run; a mutation that hangs counts as killed
 GUARD = "_mutation_check_guard"
+# Mutations tested at once: a test run spends much of its time starting Legate and waiting on
+# it, so two runs on two cores take little more than one. C++ builds still run one at a time.
+DEFAULT_JOBS = 2
 
 
 @dataclass(frozen=True)
@@ -911,10 +916,14 @@ class Checker:
         self.installed = installed_package()
         self.cpp: CppBuild | None = None
         self.runs = 0
+        self.runs_lock = threading.Lock()
+        # The mutated C++ sources and their build folder are shared by every run.
+        self.build_lock = threading.Lock()
 
     def prepare(self, label: str) -> tuple[Path, Path, dict[str, str]]:
-        self.runs += 1
-        run_dir = self.scratch / f"{self.runs:02d}-{label}"
+        with self.runs_lock:
+            self.runs += 1
+            run_dir = self.scratch / f"{self.runs:02d}-{label}"
         run_dir.mkdir()
         site = make_package_copy(run_dir, self.installed)
         environ = run_environment(run_dir, site)
@@ -954,15 +963,16 @@ class Checker:
         if mutation.is_cpp:
             build = self.cpp
             assert build is not None, "cpp_baseline runs first"
-            build.sync()  # also restores a file a run that was killed left mutated
-            source = build.source / mutation.path
-            original = source.read_text()
-            source.write_text(apply(mutation, original))
-            try:
-                modules = build.compile(mutation.targets())
-            finally:
-                source.write_text(original)
-            install_modules(site, modules)
+            with self.build_lock:  # the next build overwrites the modules: copied under it
+                build.sync()  # also restores a file a run that was killed left mutated
+                source = build.source / mutation.path
+                original = source.read_text()
+                source.write_text(apply(mutation, original))
+                try:
+                    modules = build.compile(mutation.targets())
+                finally:
+                    source.write_text(original)
+                install_modules(site, modules)
         else:
             target = site / mutation.path
             target.write_text(apply(mutation, target.read_text()))
@@ -1004,6 +1014,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--only", metavar="NAME[,NAME]", help="run these mutations only")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT,
                         help="seconds for one pytest run (default: %(default)s)")
+    parser.add_argument("--jobs", type=int, default=DEFAULT_JOBS,
+                        help="mutations tested at once (default: %(default)s)")
     parser.add_argument("--after-pytest", action="store_true",
                         help="the whole suite just passed on these sources: the unmutated "
                              "Python baseline runs QUICK_BASELINE only")
@@ -1036,12 +1048,19 @@ def main(argv: Sequence[str] | None = None) -> int:
                 log(f"unmutated, built from the repository's C++ sources: every test passed "
                     f"({seconds:.0f} s)")
             outcomes: dict[str, Outcome] = {}
-            for mutation in mutations:
-                log(f"{mutation.name}: {mutation.rule}")
-                outcome = checker.mutate(mutation)
-                outcomes[mutation.name] = outcome
-                print(f"{mutation.name:<36} {outcome.status:<8} {outcome.seconds:7.1f} s  "
-                      f"{outcome.detail}", flush=True)
+            with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+                running = {pool.submit(checker.mutate, m): m for m in mutations}
+                try:
+                    for done in as_completed(running):
+                        mutation = running[done]
+                        outcome = done.result()  # a CheckError ends the check
+                        outcomes[mutation.name] = outcome
+                        print(f"{mutation.name:<36} {outcome.status:<8} "
+                              f"{outcome.seconds:7.1f} s  {outcome.detail}\n"
+                              f"    rule: {mutation.rule}", flush=True)
+                except BaseException:
+                    pool.shutdown(wait=True, cancel_futures=True)  # lets the running ones end
+                    raise
     except CheckError as error:
         log(f"error: {error}")
         return 2

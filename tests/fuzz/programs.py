@@ -17,7 +17,8 @@ dtypes and shapes of the pool at that point (`_element_wise_run`): work the plug
 which `expects_fusion` recognises in any program (at the end of this file).
 
 What the statements reach: element-wise operations of every dtype (with integer overflow,
-division by zero, NaN and infinity), Python scalars, augmented assignment on arrays and on
+division by zero, NaN and infinity), clip with integer and fractional bounds, ramps
+(`arange`) added along the last axis, Python scalars, augmented assignment on arrays and on
 views, views kept in the pool (slices with steps, reversal, transposes, rows and columns,
 reshapes) so that later writes show through them, writes through slices, setitem with a scalar
 index (also NaN/inf), 0-d and one-element arrays, broadcasting, scalar reductions (fused) and
@@ -91,6 +92,14 @@ def _astype(dtype: str) -> Callable[[Any, Any], Any]:
     return lambda xp, a: a.astype(dtype)
 
 
+def _ramp(xp: Any, a: Any) -> Any:
+    """0, 1, 2, ... along a's last axis (an `arange` task), of a's dtype where that holds the
+    ramp exactly (int32 for bool)."""
+    n = a.shape[-1] if a.ndim else 1
+    dtype = "int32" if a.dtype.kind == "b" or (a.dtype == numpy.float16 and n > 2048) else a.dtype
+    return xp.arange(n, dtype=dtype)
+
+
 UNARY: dict[str, tuple[Callable[[Any, Any], Any], str]] = {
     "negative": (lambda xp, a: -a, ""),
     "absolute": (lambda xp, a: xp.absolute(a), ""),
@@ -111,6 +120,9 @@ UNARY: dict[str, tuple[Callable[[Any, Any], Any], str]] = {
     "to_float64": (_astype("float64"), ""),
     "to_bool": (_astype("bool"), "discrete"),
     "copy": (lambda xp, a: a.copy(), ""),
+    "clip": (lambda xp, a: xp.clip(a, -1, 1), ""),
+    "clip_fraction": (lambda xp, a: xp.clip(a, -0.5, 0.25), ""),
+    "plus_ramp": (lambda xp, a: a + _ramp(xp, a), ""),
 }
 BINARY: dict[str, tuple[Callable[[Any, Any, Any], Any], str]] = {
     "add": (lambda xp, a, b: a + b, ""),

@@ -483,12 +483,31 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/unit/test_codegen_half.py::test_selections_keep_the_bits_they_select",),
         "float16 selections (where, maximum, copies) keep the bits they select"),
     Mutation(
-        "half-unfused-where-legate-has-gpus", "legate_fuse/lift/cupynumeric.py",
-        '    if "float16" in (out, *ins) and machine_has_gpus():\n',
-        '    if False and "float16" in (out, *ins) and machine_has_gpus():\n',
-        ("tests/integration/test_half_precision.py::"
-         "test_float16_stays_unfused_where_legate_has_gpus",),
-        "float16 stays unfused where Legate runs tasks on GPUs"),
+        "complex-operations-compiled-apart", "src/cpp/codegen/complex_float.cc",
+        '    "#define LF_OPAQUE static __attribute__((noipa))\\n"\n',
+        '    "#define LF_OPAQUE static inline\\n"\n',
+        ("tests/integration/test_complex_arithmetic.py::test_a_chain_of_complex_arithmetic",),
+        "complex operations are compiled as functions of their own: a chain chooses its NaN "
+        "operands as cuPyNumeric's tasks do"),
+    Mutation(
+        "complex-sum-second-nan", "src/cpp/codegen/complex_float.cc",
+        "  return LF_C_make(isnan(w.re) ? w.re + w.re : z.re + w.re, "
+        "isnan(w.im) ? w.im + w.im : z.im + w.im);\n",
+        "  return LF_C_make(z.re + w.re, z.im + w.im);\n",
+        ("tests/integration/test_complex_arithmetic.py::test_binary_op_over_every_pair",),
+        "where both parts added are NaN, a complex sum's part is the second one's"),
+    Mutation(
+        "complex-product-recovers-infinities", "src/cpp/codegen/complex_float.cc",
+        "    if (recalc) {\n",
+        "    if (0) {\n",
+        ("tests/integration/test_complex_arithmetic.py::test_binary_op_over_every_pair",),
+        "a complex product recovers infinities from NaN parts, as libcu++'s operator* does"),
+    Mutation(
+        "cpu-only-dtypes-unfused-where-legate-has-gpus", "legate_fuse/lift/cupynumeric.py",
+        "    if not CPU_ONLY_DTYPES.isdisjoint((out, *ins)) and machine_has_gpus():\n",
+        "    if False and machine_has_gpus():\n",
+        ("tests/integration/test_cpu_only_dtypes.py",),
+        "float16 and complex numbers stay unfused where Legate runs tasks on GPUs"),
     Mutation(
         "negation-by-the-sign-bit", "src/cpp/codegen/c_ops.cc",
         '    if (name == "NEGATIVE") return "lf_negate_" + in + "(" + a + ")";\n',

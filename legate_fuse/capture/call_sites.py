@@ -5,8 +5,8 @@ A task of a kind the lifting knows is recorded and built only if it runs unfused
 microseconds more than building it at once; that is repaid only when the task is fused. Some
 tasks never are:
 
-- not lifted: a clip (its bounds are run-time values, which kernels do not take), an operation
-  on complex data;
+- not lifted: an isclose (its tolerances are run-time values of another type than its
+  operands), a complex division;
 - lifted but alone: a task every plan runs by itself, e.g. each copy of a `concatenate` (each
   writes another slice of the result), or an operation that divides by a reduction just held.
 

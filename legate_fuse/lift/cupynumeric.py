@@ -222,11 +222,15 @@ _EXPECTED = {
 }
 
 
+# Dtypes whose kernels model cuPyNumeric's CPU kernels only (src/cpp/codegen/half_float.h,
+# complex_float.h): its GPU kernels compute float16 with the device's half-precision
+# instructions and complex numbers with libcu++'s device code, not checked against them.
+CPU_ONLY_DTYPES = frozenset({"float16", "complex64", "complex128"})
+
+
 @cache
 def machine_has_gpus() -> bool:
-    """Whether Legate runs tasks on GPUs here: float16 then stays unfused. cuPyNumeric's GPU
-    kernels compute float16 with the device's half-precision instructions, which the kernels'
-    single-precision model (src/cpp/codegen/half_float.h) has not been checked against."""
+    """Whether Legate runs tasks on GPUs here: CPU_ONLY_DTYPES then stay unfused."""
     from legate.core import TaskTarget, get_machine
 
     return bool(get_machine().count(TaskTarget.GPU) > 0)
@@ -234,7 +238,7 @@ def machine_has_gpus() -> bool:
 
 @cache
 def _renderable(op: str, out: str, ins: tuple[str, ...]) -> bool:
-    if "float16" in (out, *ins) and machine_has_gpus():
+    if not CPU_ONLY_DTYPES.isdisjoint((out, *ins)) and machine_has_gpus():
         return False
     if op == "DOT":
         same = all(d == out for d in ins)

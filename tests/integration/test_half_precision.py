@@ -115,28 +115,3 @@ def test_one_byte_integers_through_float16_fuse(session: Session, dtype: str, op
     fused, unfused, launches = fused_and_unfused(session, program, values)
     assert launches >= 1
     assert_same_bits(fused, unfused)
-
-
-def test_float16_stays_unfused_where_legate_has_gpus(session: Session,
-                                                     monkeypatch: pytest.MonkeyPatch) -> None:
-    """On a machine with GPUs, a float16 chain runs as cuPyNumeric built it, with no warning:
-    its GPU kernels compute in half precision, which the kernels' model was not checked against.
-    """
-    from legate_fuse import lift
-    from legate_fuse.lift import cupynumeric as lifting
-
-    def forget_lifted() -> None:  # what a process with GPUs would never have lifted
-        lifting._renderable.cache_clear()
-        lift._LIFTED.clear()
-
-    monkeypatch.setattr(lifting, "machine_has_gpus", lambda: True)
-    forget_lifted()
-    try:
-        values = numpy.linspace(-3, 3, 100).astype(numpy.float16)
-        fused, unfused, launches = fused_and_unfused(
-            session, lambda a: cn.sqrt(a * a + 1) - a, values, fuses=False)
-        assert launches == 0
-        assert_same_bits(fused, unfused)
-    finally:
-        monkeypatch.undo()
-        forget_lifted()

@@ -2,6 +2,7 @@
 
 #include <unordered_map>
 
+#include "codegen/complex_float.h"
 #include "codegen/half_float.h"
 
 namespace legate_fuse::codegen {
@@ -28,6 +29,8 @@ const TypeInfo* info(const std::string& dtype)
       {"uint32", {"uint32_t", 'u', "uint32_t", "0", "UINT32_MAX"}},
       {"uint64", {"uint64_t", 'u', "uint64_t", "0", "UINT64_MAX"}},
       {"float16", {"float", 'h', "", "(-INFINITY)", "INFINITY"}},
+      {"complex64", {"lf_complex64", 'c', "", "", ""}},
+      {"complex128", {"lf_complex128", 'c', "", "", ""}},
       {"float32", {"float", 'f', "", "(-INFINITY)", "INFINITY"}},
       {"float64", {"double", 'f', "", "(-INFINITY)", "INFINITY"}},
   };
@@ -259,15 +262,6 @@ std::optional<std::string> conversion(const std::string& mode, const std::string
   return "((" + std::string(to->c_name) + ")" + value + ")";
 }
 
-// Operations that select one of their operands (or a constant) without computing: on float16
-// they keep the selected bits, NaN payloads included, as cuPyNumeric's kernels do.
-bool selects(const std::string& op)
-{
-  return op == "UNARY_OP.COPY" || op == "UNARY_OP.POSITIVE" || op == "BINARY_OP.MAXIMUM" ||
-         op == "BINARY_OP.MINIMUM" || op.rfind("WHERE", 0) == 0 || op.rfind("PUTMASK", 0) == 0 ||
-         op.rfind("FILL", 0) == 0;
-}
-
 std::string single_for_half(const std::string& dtype)
 {
   return is_half(dtype) ? std::string("float32") : dtype;
@@ -294,7 +288,7 @@ std::optional<std::string> half_expression(const std::string& op, const std::str
     singles.push_back(single_for_half(ins[k]));
     values.push_back(is_half(ins[k]) ? half_value(operands[k]) : operands[k]);
   }
-  if (selects(op)) {
+  if (is_selection(op)) {
     return expression(op, single_for_half(out), singles, operands);
   }
   if (op.rfind("CONVERT.", 0) == 0 && ins.size() == 1) {
@@ -336,15 +330,29 @@ std::optional<std::string> c_expression(const std::string& op, const std::string
   if (!info(out_dtype) || in_dtypes.size() != operands.size()) {
     return std::nullopt;
   }
-  bool half = is_half(out_dtype);
+  bool half = is_half(out_dtype), complex = is_complex(out_dtype);
   for (const auto& dtype : in_dtypes) {
     if (!info(dtype)) {
       return std::nullopt;
     }
-    half = half || is_half(dtype);
+    half    = half || is_half(dtype);
+    complex = complex || is_complex(dtype);
+  }
+  if (half && complex) {
+    return std::nullopt;
+  }
+  if (complex) {
+    return complex_expression(op, out_dtype, in_dtypes, operands, expression);
   }
   return half ? half_expression(op, out_dtype, in_dtypes, operands)
               : expression(op, out_dtype, in_dtypes, operands);
+}
+
+bool is_selection(const std::string& op)
+{
+  return op == "UNARY_OP.COPY" || op == "UNARY_OP.POSITIVE" || op == "BINARY_OP.MAXIMUM" ||
+         op == "BINARY_OP.MINIMUM" || op.rfind("WHERE", 0) == 0 || op.rfind("PUTMASK", 0) == 0 ||
+         op.rfind("FILL", 0) == 0;
 }
 
 namespace {
@@ -449,7 +457,7 @@ bool is_library_call(const std::string& op, const std::vector<std::string>& in_d
 std::optional<std::string> reduction_identity(const std::string& op, const std::string& dtype)
 {
   const TypeInfo* t = info(dtype);
-  if (!t || is_half(dtype)) return std::nullopt;
+  if (!t || is_half(dtype) || t->kind == 'c') return std::nullopt;
   const std::string type = t->c_name;
   if (op == "SUM") return "((" + type + ")0)";
   if (op == "PROD") return "((" + type + ")1)";
@@ -464,7 +472,7 @@ std::optional<std::string> reduction_combine(const std::string& op, const std::s
                                              const std::string& acc, const std::string& value)
 {
   const TypeInfo* t = info(dtype);
-  if (!t || is_half(dtype)) return std::nullopt;
+  if (!t || is_half(dtype) || t->kind == 'c') return std::nullopt;
   if (op == "ALL")
     return dtype == "bool" ? std::optional<std::string>{"(" + acc + " && (" + value + " != 0))"}
                            : std::nullopt;

@@ -17,6 +17,10 @@ std::optional<std::string> c_expression(const std::string& op, const std::string
                                         const std::vector<std::string>& in_dtypes,
                                         const std::vector<std::string>& operands);
 
+// Whether `op` selects one of its operands (or a constant) without computing: copies, where,
+// putmask, fill, maximum and minimum. Selections keep the bits of what they select.
+bool is_selection(const std::string& op);
+
 // Whether `op` on these input dtypes is computed by an out-of-line C library call (exp, log,
 // pow, ...), which compilers cannot vectorise without changing the results; sqrt, fabs and the
 // rounding functions are single instructions and do not count.

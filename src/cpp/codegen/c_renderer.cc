@@ -4,6 +4,7 @@
 
 #include "codegen/c_ops.h"
 #include "codegen/c_vector_math.h"
+#include "codegen/complex_float.h"
 #include "codegen/element_body.h"
 #include "codegen/half_float.h"
 #include "codegen/kernel_abi_text.h"
@@ -32,6 +33,9 @@ class Renderer {
         << remainder_helpers("static inline") << vector_math_helpers() << "\n";
     if (uses_half(spec_)) {
       out << half_helpers("static inline") << "\n";
+    }
+    if (uses_complex(spec_)) {
+      out << complex_helpers() << "\n";
     }
     if (uses_index(spec_)) {
       // The element's index in the launch: a one-dimensional iteration space, so the row's

@@ -80,10 +80,10 @@ void write_atomic_fold(std::ostringstream& out, std::size_t r, const std::string
 std::string render_cuda(const KernelSpec& spec)
 {
   // cuPyNumeric's GPU kernels compute float16 with the device's half-precision instructions
-  // and functions, which the CPU model of half_float.h has not been checked against: such a
-  // group runs unfused on GPUs.
-  if (uses_half(spec)) {
-    throw UnsupportedError("legate-fuse: no CUDA rendering for float16 kernels");
+  // and complex numbers with libcu++'s device code, which the CPU models of half_float.h and
+  // complex_float.h have not been checked against: such groups run unfused on GPUs.
+  if (uses_half(spec) || uses_complex(spec)) {
+    throw UnsupportedError("legate-fuse: no CUDA rendering for float16 or complex kernels");
   }
   std::ostringstream out;
   out << kPrelude << KERNEL_ABI_TEXT << "\n" << remainder_helpers("__device__ inline") << "\n";

@@ -2,6 +2,7 @@
 
 #include "codegen/c_ops.h"
 #include "codegen/c_renderer.h"
+#include "codegen/complex_float.h"
 #include "codegen/half_float.h"
 
 namespace legate_fuse::codegen {
@@ -56,6 +57,33 @@ bool uses_half(const KernelSpec& spec)
     if (is_half(type)) return true;
   }
   return false;
+}
+
+bool uses_complex(const KernelSpec& spec)
+{
+  for (const auto& arg : spec.args) {
+    if (is_complex(arg.dtype)) return true;
+  }
+  for (const auto& node : spec.nodes) {
+    if (is_complex(node.dtype)) return true;
+  }
+  return false;
+}
+
+std::string declared_with(const std::string& functions, const std::string& qualifier)
+{
+  std::string text;
+  std::string::size_type start = 0;
+  while (start < functions.size()) {
+    auto end        = functions.find('\n', start);
+    end             = end == std::string::npos ? functions.size() : end + 1;
+    const auto line = functions.substr(start, end - start);
+    const bool starts_function =
+        !line.empty() && line[0] != ' ' && line[0] != '{' && line[0] != '}' && line[0] != '#';
+    text += (starts_function ? qualifier + " " : "") + line;
+    start = end;
+  }
+  return text;
 }
 
 bool is_value_input(const KernelSpec& spec, std::size_t arg)

@@ -67,5 +67,11 @@ void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std
 // inline" for C, "__device__ inline" for CUDA).
 [[nodiscard]] std::string remainder_helpers(const std::string& qualifier);
 [[nodiscard]] std::string operand_name(const Operand& op);
+// `functions` (C function definitions, each starting at the beginning of a line with its return
+// type) with `qualifier` before each definition.
+[[nodiscard]] std::string declared_with(const std::string& functions, const std::string& qualifier);
+// Whether any array, value or node of the kernel is complex (the renderer then includes
+// complex_float.h's types and helpers).
+[[nodiscard]] bool uses_complex(const KernelSpec& spec);
 
 }  // namespace legate_fuse::codegen

@@ -1,5 +1,7 @@
 #include "codegen/half_float.h"
 
+#include "codegen/element_body.h"
+
 namespace legate_fuse::codegen {
 namespace {
 
@@ -122,20 +124,7 @@ std::string half_rounded_from_double(const std::string& value)
 
 std::string half_helpers(const std::string& qualifier)
 {
-  // Each function of the text starts at the beginning of a line with its return type.
-  std::string text;
-  std::string::size_type start = 0;
-  const std::string helpers    = kHelpers;
-  while (start < helpers.size()) {
-    auto end        = helpers.find('\n', start);
-    end             = end == std::string::npos ? helpers.size() : end + 1;
-    const auto line = helpers.substr(start, end - start);
-    const bool starts_function =
-        !line.empty() && line[0] != ' ' && line[0] != '{' && line[0] != '}' && line[0] != '#';
-    text += (starts_function ? qualifier + " " : "") + line;
-    start = end;
-  }
-  return text;
+  return declared_with(kHelpers, qualifier);
 }
 
 }  // namespace legate_fuse::codegen

@@ -1,0 +1,101 @@
+"""complex64 and complex128 fused, against cuPyNumeric's own kernels bit for bit: arithmetic over
+every pair of a grid of parts where the formulas branch (zeros of both signs, infinities, NaN,
+the extremes where products overflow or underflow), comparisons, negation and conversions."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import cupynumeric as cn
+import numpy
+import pytest
+
+from legate_fuse.session import Session
+
+from .test_fused_ops import INTS, assert_same_bits, fused_and_unfused
+
+COMPLEX = ("complex128", "complex64")
+
+
+def parts(dtype: str) -> list[float]:
+    info = numpy.finfo(numpy.dtype(dtype).char.lower() if dtype == "complex64" else "float64")
+    if dtype == "complex64":
+        info = numpy.finfo(numpy.float32)
+    return [0.0, -0.0, 1.0, -2.5, 3.0, 0.1, numpy.inf, -numpy.inf, numpy.nan,
+            float(info.max), float(-info.max), float(info.tiny), float(info.tiny) / 8,
+            float(info.max) / 3, 1e-20]
+
+
+def values(dtype: str) -> numpy.ndarray:
+    grid = [complex(re, im) for re, im in itertools.product(parts(dtype), repeat=2)]
+    return numpy.array(grid, dtype=dtype)
+
+
+def every_pair(dtype: str) -> tuple[numpy.ndarray, numpy.ndarray]:
+    v = values(dtype)
+    a, b = numpy.meshgrid(v, v)
+    return a.ravel().copy(), b.ravel().copy()
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("dtype", COMPLEX)
+@pytest.mark.parametrize("op", ["add", "subtract", "multiply", "equal", "not_equal"])
+def test_binary_op_over_every_pair(session: Session, op: str, dtype: str) -> None:
+    fn = getattr(cn, op)
+
+    def program(a: Any, b: Any) -> Any:
+        return fn(a * 1, b)  # a fused producer
+
+    fused, unfused, _ = fused_and_unfused(session, program, *every_pair(dtype))
+    assert_same_bits(fused, unfused)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("dtype", COMPLEX)
+def test_a_chain_of_complex_arithmetic(session: Session, dtype: str) -> None:
+    def program(a: Any, b: Any) -> Any:
+        return (a * b + a) * (b - 2) + a
+
+    fused, unfused, _ = fused_and_unfused(session, program, *every_pair(dtype))
+    assert_same_bits(fused, unfused)
+
+
+SOURCES = [*COMPLEX, "float64", "float32", *INTS, "bool"]
+TARGETS = [*COMPLEX, "float64", "float32", "int64", "int32", "uint8", "bool"]
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize(("source", "target"), [
+    (s, t) for s in SOURCES for t in TARGETS if s != t and (s in COMPLEX or t in COMPLEX)])
+def test_conversions_to_and_from_complex(session: Session, source: str, target: str) -> None:
+    if source in COMPLEX:
+        data = values(source)
+        if target not in COMPLEX and numpy.dtype(target).kind in "iub":
+            data = data[numpy.isfinite(data.real) & (numpy.abs(data.real) < 100)]
+    else:
+        data = (numpy.arange(-50, 50) * 3).astype(source) if source != "bool" else \
+            numpy.array([True, False] * 20)
+
+    def program(a: Any) -> Any:
+        return (a if a.dtype == bool else -a).astype(target) == 0  # fused around it
+
+    fused, unfused, _ = fused_and_unfused(session, program, data)
+    assert_same_bits(fused, unfused)
+
+    def values_out(a: Any) -> Any:
+        return (a if a.dtype == bool else -a).astype(target)
+
+    fused, unfused, _ = fused_and_unfused(session, values_out, data,
+                                          fuses=source != "bool")
+    assert_same_bits(fused, unfused)
+
+
+def test_where_and_copies_of_complex(session: Session) -> None:
+    a, b = every_pair("complex128")
+
+    def program(x: Any, y: Any) -> Any:
+        return cn.where(x == y, x, y + x)
+
+    fused, unfused, _ = fused_and_unfused(session, program, a, b)
+    assert_same_bits(fused, unfused)

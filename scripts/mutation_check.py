@@ -202,6 +202,14 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_store_arguments_the_lifting_does_not_take_build_the_task",),
         "an unbound output store (its shape known only once the task ran) builds the task"),
     Mutation(
+        "undefined-reduction-builds", "legate_fuse/capture/lazy_task.py",
+        "                or (arity == 2 and not _reduction_defined(store, args[1]))):\n",
+        "                ):\n",
+        ("tests/integration/test_lazy_tasks.py::"
+         "test_a_reduction_legate_does_not_define_raises_in_its_statement",),
+        "a reduction Legate does not define on the store's type builds the task at once: it "
+        "raises in its statement"),
+    Mutation(
         "lift-cache-keys-on-types", "legate_fuse/capture/lazy_task.py",
         "        record.shape.append((name, redop, store.type, store.ndim > 0))\n",
         "        record.shape.append((name, redop, store.ndim > 0))\n",
@@ -489,6 +497,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/integration/test_complex_arithmetic.py::test_a_chain_of_complex_arithmetic",),
         "complex operations are compiled as functions of their own: a chain chooses its NaN "
         "operands as cuPyNumeric's tasks do"),
+    Mutation(
+        "complex-kernels-not-slp-vectorised", "src/cpp/codegen/complex_float.cc",
+        '    "#pragma GCC optimize(\\"no-tree-slp-vectorize\\")\\n"\n',
+        '    "\\n"\n',
+        ("tests/integration/test_complex_arithmetic.py::"
+         "test_a_product_narrowed_to_complex64_and_widened_again",),
+        "kernels on complex numbers are compiled without GCC's straight-line vectoriser, which "
+        "drops the rounding of (double)(float)x"),
     Mutation(
         "complex-sum-second-nan", "src/cpp/codegen/complex_float.cc",
         "  return LF_C_make(isnan(w.re) ? w.re + w.re : z.re + w.re, "

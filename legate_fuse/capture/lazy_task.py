@@ -38,6 +38,17 @@ from legate_fuse.unfused import NOT_LIFTED_CALL
 
 # Whether the lifting takes these calls at all (compat.TASK_LIFTABLE_CALLS), read once.
 _INPUTS_LIFTABLE = "add_input" in compat.TASK_LIFTABLE_CALLS
+
+
+def _reduction_defined(store: LogicalStore, redop: Any) -> bool:
+    """Whether Legate defines the reduction `redop` on the store's type. Where it does not,
+    Legate's add_reduction raises: the task is built at once so that it raises there, in the
+    program's statement (e.g. a product of complex numbers), not when the window runs."""
+    try:
+        store.type.reduction_op_id(redop)
+    except (ValueError, TypeError, OverflowError):
+        return False
+    return True
 _OUTPUTS_LIFTABLE = "add_output" in compat.TASK_LIFTABLE_CALLS
 # The keyword arguments of every recorded call: none (shared, never written).
 _NO_KEYWORDS: dict[str, Any] = {}
@@ -137,7 +148,8 @@ class LazyAutoTask:
         arity = 2 if name == "add_reduction" else 1
         if (self._built is not None or kwargs or len(args) != arity
                 or type(store) is not LogicalStore or name not in compat.TASK_LIFTABLE_CALLS
-                or (name == "add_output" and store.unbound)):
+                or (name == "add_output" and store.unbound)
+                or (arity == 2 and not _reduction_defined(store, args[1]))):
             return getattr(self.build(), name)(*args, **kwargs)
         return self._note_store(name, store, int(args[1]) if arity == 2 else -1,
                                 (id(store), *args[1:]))

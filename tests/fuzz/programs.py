@@ -2,7 +2,8 @@
 
 A program is a list of statements. The first, `("setup", n, shape, dtypes)`, makes the pool
 of named arrays: `a0`, `a1`, `a4` vectors of n elements, `a2`, `a5` matrices of `shape`, `a3`
-a 0-d array, with the dtypes given (bool, int32, int64, float16, float32, float64). Sizes cross
+a 0-d array, with the dtypes given (bool, int32, int64, float16, float32, float64, complex64,
+complex128). Sizes cross
 the 256-element tile of the generated kernels (1, 255, 256, 257, 1000, 3000; 3x257, 257x3 ...)
 and, in a two-CPU process, the partition of the arrays across the CPUs.
 
@@ -51,7 +52,7 @@ from hypothesis import strategies as st
 
 BITWISE, CLOSE, LOOSE, UNCHECKED = 0, 1, 2, 3
 
-DTYPES = ("bool", "int32", "int64", "float16", "float32", "float64")
+DTYPES = ("bool", "int32", "int64", "float16", "float32", "float64", "complex64", "complex128")
 SIZES = (1, 7, 255, 256, 257, 1000, 3000)
 SHAPES = ((1, 1), (3, 257), (257, 3), (16, 16), (20, 50), (2, 1000))
 NAMES = ("a0", "a1", "a2", "a3", "a4", "a5")
@@ -86,7 +87,9 @@ class State:
 # "discrete" the result jumps with its input, "unsafe" cuPyNumeric may differ from NumPy
 # (overflow, division by zero, casts of NaN/inf to integers), "nan_order" cuPyNumeric 26.06
 # orders NaN unlike NumPy (max and min ignore it, maximum(x, nan) is x, sort leaves it in place),
-# "nonfinite" cuPyNumeric 26.06 differs on NaN or inf operands (inf // 2 is inf, NumPy's NaN).
+# "nonfinite" cuPyNumeric 26.06 differs on NaN or inf operands (inf // 2 is inf, NumPy's NaN),
+# "complex_rounding" a complex result may round differently (other formulas than NumPy's),
+# "complex_power" a complex power differs (branches of the logarithm, 0 ** 0).
 
 def _astype(dtype: str) -> Callable[[Any, Any], Any]:
     return lambda xp, a: a.astype(dtype)
@@ -124,11 +127,14 @@ UNARY: dict[str, tuple[Callable[[Any, Any], Any], str]] = {
     "clip_fraction": (lambda xp, a: xp.clip(a, -0.5, 0.25), ""),
     "plus_ramp": (lambda xp, a: a + _ramp(xp, a), ""),
 }
+# The unary statements that compute on complex arrays as NumPy does, bit for bit.
+COMPLEX_EXACT = frozenset({"negative", "copy", "isnan", "logical_not", "to_int32", "to_int64",
+                           "to_float32", "to_float64", "to_bool"})
 BINARY: dict[str, tuple[Callable[[Any, Any, Any], Any], str]] = {
     "add": (lambda xp, a, b: a + b, ""),
     "subtract": (lambda xp, a, b: a - b, ""),
-    "multiply": (lambda xp, a, b: a * b, "unsafe"),
-    "true_divide": (lambda xp, a, b: a / b, ""),
+    "multiply": (lambda xp, a, b: a * b, "unsafe complex_rounding"),
+    "true_divide": (lambda xp, a, b: a / b, "complex_rounding"),
     "floor_divide": (lambda xp, a, b: a // divisor(xp, a, b), "discrete unsafe nonfinite"),
     "remainder": (lambda xp, a, b: a % divisor(xp, a, b), "discrete unsafe"),
     "maximum": (lambda xp, a, b: xp.maximum(a, b), "nan_order"),
@@ -143,7 +149,7 @@ BINARY: dict[str, tuple[Callable[[Any, Any, Any], Any], str]] = {
     "where": (lambda xp, a, b: xp.where(a > b, a, b), "discrete"),
     "hypot": (lambda xp, a, b: xp.hypot(a, b), "approx"),
     "arctan2": (lambda xp, a, b: xp.arctan2(a, b), "approx"),
-    "power": (lambda xp, a, b: a ** b, "approx unsafe"),
+    "power": (lambda xp, a, b: a ** b, "approx unsafe complex_power"),
 }
 AUGMENTED: dict[str, Callable[[Any, Any, Any], Any]] = {
     "+=": lambda xp, a, b: operator.iadd(a, b),
@@ -153,7 +159,8 @@ AUGMENTED: dict[str, Callable[[Any, Any, Any], Any]] = {
     "//=": lambda xp, a, b: operator.ifloordiv(a, divisor(xp, a, b)),
     "|=": lambda xp, a, b: operator.ior(a, b),
 }
-AUGMENTED_FLAGS = {"*=": "unsafe", "//=": "discrete unsafe nonfinite", "|=": ""}
+AUGMENTED_FLAGS = {"*=": "unsafe complex_rounding", "/=": "complex_rounding",
+                   "//=": "discrete unsafe nonfinite", "|=": ""}
 # Scalar reductions: the fused ones (and those cuPyNumeric builds of fused ones, mean and var).
 REDUCTIONS: dict[str, Callable[[Any, Any], Any]] = {
     "sum": lambda xp, a: xp.sum(a),
@@ -216,9 +223,18 @@ def floating(a: Any) -> Any:
     return a if a.dtype.kind == "f" else a.astype("float64")
 
 
+def _is_complex(x: Any) -> bool:
+    """Whether an array (without reading it) or a Python scalar is complex."""
+    dtype = getattr(x, "dtype", None)
+    return dtype.kind == "c" if dtype is not None else isinstance(x, complex)
+
+
 def divisor(xp: Any, a: Any, b: Any) -> Any:
     """b, with its zeros replaced by 7 where the division is an integer one: cuPyNumeric's own
-    kernels stop the process (SIGFPE) on integer division by zero, NumPy returns 0."""
+    kernels stop the process (SIGFPE) on integer division by zero, NumPy returns 0. Raises
+    NumPy's TypeError for complex operands, where cuPyNumeric aborts the process."""
+    if any(_is_complex(x) for x in (a, b)):
+        raise TypeError("no floor division of complex numbers")
     if getattr(a, "dtype", numpy.dtype(float)).kind not in "biu":
         return b
     if not hasattr(b, "dtype"):
@@ -362,6 +378,7 @@ def statements() -> st.SearchStrategy[Statement]:
 # Values of each dtype that _result computes on: negative ones too, so that what NumPy refuses
 # for some values only (an integer to a negative power) is found.
 _SAMPLES = {"bool": [True, False], "int32": [-3, 2], "int64": [-3, 2], "float16": [-1.5, 2.0],
+            "complex64": [-1.5 + 0.5j, 2.0 - 1j], "complex128": [-1.5 + 0.5j, 2.0 - 1j],
             "float32": [-1.5, 2.0], "float64": [-1.5, 2.0]}
 
 
@@ -453,6 +470,8 @@ def initial(xp: Any, setup: Statement) -> State:
             values = rng.random(dims) < 0.5
         elif dtype.startswith("int"):
             values = rng.integers(-100, 100, dims)
+        elif dtype.startswith("complex"):
+            values = rng.uniform(-1, 1, dims) + 1j * rng.uniform(-1, 1, dims)
         else:
             values = rng.uniform(-1, 1, dims)
         host = numpy.asarray(values, dtype=dtype)
@@ -460,7 +479,7 @@ def initial(xp: Any, setup: Statement) -> State:
         data = xp.array(host) if i % 2 else xp.array(host).copy()
         arrays[name] = Value(data)
     state = State(xp, arrays)
-    float(xp.sum(arrays["a0"].data))  # a read: the arrays exist before the program starts
+    complex(xp.sum(arrays["a0"].data))  # a read: the arrays exist before the program starts
     return state
 
 
@@ -507,6 +526,13 @@ def derive(data: Any, *inputs: Any, flags: str = "", root: object | None = None)
         near = UNCHECKED
     if "nonfinite" in flags and _holds(inputs, lambda a: ~numpy.isfinite(a)):
         near = UNCHECKED
+    if numpy.dtype(getattr(data, "dtype", float)).kind == "c":
+        if _holds(inputs, lambda a: ~numpy.isfinite(a)):
+            near = UNCHECKED  # cuPyNumeric's complex arithmetic recovers infinities, NumPy's not
+        if "complex_rounding" in flags:
+            near = max(near, CLOSE)  # libcu++'s formulas, not NumPy's: an ulp apart
+        if "complex_power" in flags:
+            near = UNCHECKED  # another branch of the logarithm; 0 ** 0 is NaN
     if "run_order" in flags and numpy.dtype(data.dtype).kind in "fc":
         fuse = max(fuse, CLOSE)  # differs between two runs, fused or not
     if _carries_single_precision(data, values, "fuse"):
@@ -549,7 +575,9 @@ def _ties(op: str, a: Any) -> bool:
 
 def _all_float(data: Any, values: list[Value]) -> bool:
     kinds = [getattr(v.data, "dtype", numpy.dtype(float)).kind for v in values]
-    return getattr(data, "dtype", numpy.dtype(float)).kind == "f" and all(k == "f" for k in kinds)
+    inexact = "fc"  # floating point, real or complex
+    return getattr(data, "dtype", numpy.dtype(float)).kind in inexact and all(
+        k in inexact for k in kinds)
 
 
 def operand(state: State, spec: Any) -> Any:
@@ -595,6 +623,12 @@ def run_unary(state: State, op: str, out: str, a: str) -> None:
             # cuPyNumeric 26.06's floor of integers returns a view of the array (NumPy copies):
             # later writes to either show in both, in cuPyNumeric only.
             root = source.root
+    if source.data.dtype.kind == "c" and op not in COMPLEX_EXACT:
+        flags += " approx"  # libcu++'s complex functions, not NumPy's: an ulp apart
+    if op.startswith("clip") and source.data.dtype.kind in ("bc" if op == "clip" else "biuc"):
+        # cuPyNumeric 26.06 converts the bounds to the array's type (NumPy promotes); of
+        # complex numbers it returns the real parts clipped.
+        flags += " unlike_numpy"
     if op.startswith("to_") and result is source.data:
         # cuPyNumeric 26.06's astype to the array's own dtype returns the array itself (NumPy
         # copies): later writes to either show in both, in cuPyNumeric only.
@@ -928,6 +962,9 @@ READS_AT_MOST = {"unary": 0, "binary": 0, "augment": 0, "outer": 0, "view": 0, "
 SETUP_READS = 1  # initial() reads a sum: the pool exists before the first statement
 # Binary operations whose statement issues two lifted tasks or more of one shape.
 SELF_FUSING = frozenset({"where"})
+# The statements whose tasks on complex arrays are lifted.
+COMPLEX_LIFTED = frozenset({"negative", "copy", "to_int32", "to_int64", "to_float32", "to_float64",
+                            "to_bool", "add", "subtract", "multiply", "equal", "+=", "-=", "*="})
 
 
 @dataclass
@@ -1087,6 +1124,8 @@ def _lifted(step: _Step, statement: Statement, before: dict[str, Value], state: 
     arrays = [*(before[n].data for n in named), result]
     if any(not isinstance(x, numpy.ndarray) or x.dtype == numpy.float16 for x in arrays):
         return  # (float16 is not part of the model)
+    if any(x.dtype.kind == "c" for x in arrays) and op not in COMPLEX_LIFTED:
+        return  # (complex division, functions and comparisons are not lifted)
     if result.shape != before[a].data.shape or result.size < 2:
         return  # one element: a Future, whose grouping has rules of its own
     if isinstance(b, str) and not _broadcasts(before[b].data.shape, result.shape):

@@ -114,7 +114,7 @@ def check_fusion(got: Any, want: Value, what: str) -> None:
         assert bits(got) == bits(want.data), \
             f"{what} differs bitwise:\n  fused   {a!r}\n  unfused {b!r}"
     elif want.fuse in (CLOSE, LOOSE):
-        precision = F32 if want.fuse == LOOSE else a.dtype
+        precision = F32 if want.fuse == LOOSE else numpy.finfo(a.dtype).dtype
         numpy.testing.assert_allclose(a, b, rtol=REDUCTION_RTOL[precision],
                                       atol=REDUCTION_ATOL[precision], equal_nan=True,
                                       err_msg=f"{what} (after a fused reduction)")
@@ -133,7 +133,7 @@ def check_numpy(got: Value, reference: Value, what: str) -> None:
     if level == BITWISE or a.dtype.kind not in "fc":
         numpy.testing.assert_array_equal(a, b, err_msg=what)
     else:
-        precision = F32 if level == LOOSE else a.dtype
+        precision = F32 if level == LOOSE else numpy.finfo(a.dtype).dtype
         numpy.testing.assert_allclose(a, b, rtol=NUMPY_RTOL[precision],
                                       atol=NUMPY_ATOL[precision], equal_nan=True, err_msg=what)
 

@@ -99,3 +99,21 @@ def test_where_and_copies_of_complex(session: Session) -> None:
 
     fused, unfused, _ = fused_and_unfused(session, program, a, b)
     assert_same_bits(fused, unfused)
+
+
+@pytest.mark.parametrize("size", [1, 1000])
+def test_a_product_narrowed_to_complex64_and_widened_again(session: Session, size: int) -> None:
+    """x *= k (int32) computes in complex128 and rounds into x's complex64; x + k widens it
+    again: the rounding stays (GCC 12's straight-line vectoriser dropped it)."""
+    rng = numpy.random.default_rng(3)
+    x0 = (rng.uniform(-1, 1, size) + 1j * rng.uniform(-1, 1, size)).astype("complex64")
+    k = numpy.array(-3, dtype="int32")
+
+    def program(x: Any, k: Any) -> Any:
+        x = x * 1
+        x *= k
+        return x + k
+
+    fused, unfused, _ = fused_and_unfused(session, program, x0, k)
+    assert fused.dtype == numpy.complex128
+    assert_same_bits(fused, unfused)

@@ -182,6 +182,18 @@ def test_a_task_that_cannot_be_lifted_is_built_as_soon_as_that_is_known(
                               numpy.linspace(-1.0, 1.0, 100) * 1.0000001) * 2.0)
 
 
+def test_a_reduction_legate_does_not_define_raises_in_its_statement(session: Session) -> None:
+    """Legate defines no product reduction of complex numbers: num.prod raises its ValueError
+    in the statement, as without the plugin, not later where the window runs."""
+    values = numpy.linspace(-1.0, 1.0, 100) + 0.5j
+    a = num.array(values)
+    legate_fuse.flush()
+    b = a * a
+    with pytest.raises(ValueError):
+        num.prod(b)
+    numpy.testing.assert_allclose(numpy.asarray(b + 0), values * values, rtol=1e-15)
+
+
 def test_a_lazy_task_is_freed_without_the_garbage_collector(session: Session) -> None:
     # No reference cycle through a lazy task, its record or its variables: the cyclic garbage
     # collector may run on any thread, and a LogicalStore freed on a thread Legate does not know

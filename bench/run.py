@@ -50,6 +50,7 @@ SUITE: dict[str, tuple[int, int, int, int]] = {
     "linreg": (10_000, 1_000_000, 150, 10),
     "cfd": (50, 400, 15, 5),
     "shallow_water": (100, 1000, 60, 5),
+    "complex_field": (10_000, 4_000_000, 300, 10),
 }
 QUICK_SIZES = {"jacobi2d": 30, "cg": 30, "cfd": 20, "shallow_water": 30}
 

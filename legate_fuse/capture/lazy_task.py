@@ -8,10 +8,11 @@ becomes an AutoTask; an unfused one is built when it runs, by replaying the reco
 order, under the provenance it was created with.
 
 Any call not understood here (another method, a partition argument, an argument that is not a
-LogicalStore, a scalar that could change before the task is built) builds the real task at once,
-replays what was recorded, and from then on the task is an ordinary `AutoTaskProxy`, run when
-submitted: Legate sees exactly the calls it would have seen without the plugin, and validates
-them itself.
+LogicalStore, a scalar that could change before the task is built, a reduction Legate does not
+define on the store's type) builds the real task at once, replays what was recorded, and from
+then on the task is an ordinary `AutoTaskProxy`, run when submitted: Legate sees exactly the
+calls it would have seen without the plugin, and validates them itself (raising, if it does,
+in the program's statement, not where the window runs).
 """
 
 from __future__ import annotations
@@ -38,20 +39,8 @@ from legate_fuse.unfused import NOT_LIFTED_CALL
 
 # Whether the lifting takes these calls at all (compat.TASK_LIFTABLE_CALLS), read once.
 _INPUTS_LIFTABLE = "add_input" in compat.TASK_LIFTABLE_CALLS
-
-
-def _reduction_defined(store: LogicalStore, redop: Any) -> bool:
-    """Whether Legate defines the reduction `redop` on the store's type. Where it does not,
-    Legate's add_reduction raises: the task is built at once so that it raises there, in the
-    program's statement (e.g. a product of complex numbers), not when the window runs."""
-    try:
-        store.type.reduction_op_id(redop)
-    except (ValueError, TypeError, OverflowError):
-        return False
-    return True
 _OUTPUTS_LIFTABLE = "add_output" in compat.TASK_LIFTABLE_CALLS
-# The keyword arguments of every recorded call: none (shared, never written).
-_NO_KEYWORDS: dict[str, Any] = {}
+_NO_KEYWORDS: dict[str, Any] = {}  # of every recorded call: none (shared, never written)
 
 
 class BuildAndExecute:
@@ -302,3 +291,10 @@ class TimedLazyAutoTask(LazyAutoTask):
     add_scalar_arg = _timed_as_record(LazyAutoTask.add_scalar_arg)
     add_constraint = _timed_as_record(LazyAutoTask.add_constraint)
     execute = _timed_as_record(LazyAutoTask.execute)
+
+
+def _reduction_defined(store: LogicalStore, redop: Any) -> bool:
+    try:  # (a complex product: Legate defines none)
+        return store.type.reduction_op_id(redop) is not None
+    except (ValueError, TypeError, OverflowError):
+        return False

@@ -891,7 +891,7 @@ def run_numpy_out(state: State, op: str, out: str, a: str, b: Any) -> None:
     left, right = state.arrays[a], operand(state, b)
     host = numpy.zeros(left.data.shape, dtype=left.data.dtype)
     getattr(state.xp, op)(left.data, fit(state.xp, right, host.shape), out=host)
-    flags = {"multiply": "unsafe", "maximum": "nan_order", "minimum": "nan_order"}.get(op, "")
+    flags = BINARY[op][1]
     state.arrays[out] = derive(host, left, right, flags=flags)
 
 

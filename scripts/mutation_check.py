@@ -486,8 +486,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a conversion into float16 rounds once, from double, as cuPyNumeric's ConvertOp"),
     Mutation(
         "half-selections-keep-their-bits", "src/cpp/codegen/c_ops.cc",
-        "  if (selects(op)) {\n",
-        "  if (false && selects(op)) {\n",
+        "  if (is_selection(op)) {\n",
+        "  if (false && is_selection(op)) {\n",
         ("tests/unit/test_codegen_half.py::test_selections_keep_the_bits_they_select",),
         "float16 selections (where, maximum, copies) keep the bits they select"),
     Mutation(

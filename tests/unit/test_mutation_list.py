@@ -4,33 +4,18 @@ A stale entry would otherwise be found only by the test command's last stages.""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def mutation_check() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("mutation_check",
-                                                  ROOT / "scripts" / "mutation_check.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("mutation_check", module)
-    spec.loader.exec_module(module)
-    return module
+from .repository_scripts import ROOT, load_script
 
 
 def test_every_mutation_applies_once() -> None:
-    check = mutation_check()
+    check = load_script("mutation_check")
     for mutation in check.MUTATIONS:
         text = (ROOT / mutation.path).read_text()
         assert text.count(mutation.original) == 1, mutation.name
 
 
 def test_every_mutation_names_tests_that_exist() -> None:
-    check = mutation_check()
+    check = load_script("mutation_check")
     names = [m.name for m in check.MUTATIONS]
     assert len(names) == len(set(names))
     for mutation in check.MUTATIONS:

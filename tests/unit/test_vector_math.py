@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
@@ -15,18 +14,12 @@ from legate_fuse.backend.compiler import KernelCache
 from legate_fuse.backend.cpu_kernels import KernelCompiler
 
 from .c_kernels import run
+from .repository_scripts import load_script
 from .test_staged_loops import STAGED, inputs, strided_copy
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def generator() -> object:
-    spec = importlib.util.spec_from_file_location("gen_exp_table",
-                                                  ROOT / "scripts" / "gen_exp_table.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("gen_exp_table")
 
 
 def test_the_table_in_the_kernels_is_2_to_the_i_over_128() -> None:

@@ -32,10 +32,10 @@ def test_a_site_whose_tasks_lift_again_is_recorded_again(session: Session) -> No
     built_at_once, fused = [], []
     for i in range(40):
         x = arrays[i % 2]
-        y = -x  # one line: not lifted on complex data, lifted on float data
-        result = numpy.asarray(y * 2)  # the same: the two sites learn the same
-        expected = -(complex_values if i % 2 == 0 else real) * 2
-        numpy.testing.assert_array_equal(result, expected)
+        y = num.exp(x)  # one line: not lifted on complex data, lifted on float data
+        result = numpy.asarray(y * 2)
+        expected = numpy.exp(complex_values if i % 2 == 0 else real) * 2
+        numpy.testing.assert_allclose(result, expected, rtol=1e-15)
         built_at_once.append(session.stats.tasks_built_at_once)
         fused.append(session.stats.tasks_fused)
     # Built at once after a complex iteration (runs of 1, then 2), until a float iteration was

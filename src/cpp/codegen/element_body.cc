@@ -45,30 +45,28 @@ bool uses_index(const KernelSpec& spec)
   return false;
 }
 
-bool uses_half(const KernelSpec& spec)
+namespace {
+
+// Whether an argument, a value or a run-time scalar of the kernel has a dtype `is_of_kind` holds.
+bool uses_dtype(const KernelSpec& spec, bool (*is_of_kind)(const std::string&))
 {
   for (const auto& arg : spec.args) {
-    if (is_half(arg.dtype)) return true;
+    if (is_of_kind(arg.dtype)) return true;
   }
   for (const auto& node : spec.nodes) {
-    if (is_half(node.dtype)) return true;
+    if (is_of_kind(node.dtype)) return true;
   }
   for (const auto& type : spec.scalar_types) {
-    if (is_half(type)) return true;
+    if (is_of_kind(type)) return true;
   }
   return false;
 }
 
-bool uses_complex(const KernelSpec& spec)
-{
-  for (const auto& arg : spec.args) {
-    if (is_complex(arg.dtype)) return true;
-  }
-  for (const auto& node : spec.nodes) {
-    if (is_complex(node.dtype)) return true;
-  }
-  return false;
-}
+}  // namespace
+
+bool uses_half(const KernelSpec& spec) { return uses_dtype(spec, is_half); }
+
+bool uses_complex(const KernelSpec& spec) { return uses_dtype(spec, is_complex); }
 
 std::string declared_with(const std::string& functions, const std::string& qualifier)
 {

@@ -533,6 +533,8 @@ def derive(data: Any, *inputs: Any, flags: str = "", root: object | None = None)
             near = max(near, CLOSE)  # libcu++'s formulas, not NumPy's: an ulp apart
         if "complex_power" in flags:
             near = UNCHECKED  # another branch of the logarithm; 0 ** 0 is NaN
+    if "run_ties" in flags:
+        fuse = UNCHECKED  # cuPyNumeric picks one of the tied indices, another from run to run
     if "run_order" in flags and numpy.dtype(data.dtype).kind in "fc":
         fuse = max(fuse, CLOSE)  # differs between two runs, fused or not
     if _carries_single_precision(data, values, "fuse"):
@@ -565,7 +567,8 @@ def _holds(inputs: tuple[Any, ...], test: Callable[[Any], Any]) -> bool:
 
 def _ties(op: str, a: Any) -> bool:
     """Whether the extreme value an arg-reduction looks for occurs twice (seen in NumPy arrays
-    only, as _holds): on two CPUs cuPyNumeric 26.06 may return another than the first."""
+    only, as _holds): on two CPUs cuPyNumeric 26.06 may return another than the first, and
+    another from run to run (the points' partial results are folded in either order)."""
     if not isinstance(a, numpy.ndarray) or a.size == 0 or a.ndim == 0:
         return False
     axis = {"argmax": None, "argmax0": 0, "argmin_last": -1}[op]
@@ -777,6 +780,8 @@ def run_axis_reduce(state: State, op: str, out: str, a: str) -> None:
         flags += " unlike_numpy"  # cuPyNumeric 26.06: argmax of all-False bools can be INT64_MIN
     if op.startswith("arg") and _ties(op, source.data):
         flags += " unlike_numpy"
+        if _split_across_cpus():
+            flags += " run_ties"
     if op == "median" or op.startswith("max"):
         flags = ""  # order statistics: exact
     if op == "quantile":

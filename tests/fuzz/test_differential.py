@@ -34,6 +34,7 @@ import os
 import struct
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -166,11 +167,14 @@ def compare(program: Program) -> None:
     conftest.COUNTS["statements_raising"] += len(unfused_errors)
     assert fused_errors == unfused_errors, f"exceptions differ; {where}"
     assert fused.keys() == unfused.keys(), where
+    comparable = numpy_errors == unfused_errors and reference.keys() == unfused.keys()
     for name, want in unfused.items():
+        if comparable:  # the NumPy run sees what the others cannot without a read (ties)
+            want = replace(want, fuse=max(want.fuse, reference[name].fuse))
         check_fusion(fused[name].data, want, f"{name}; {where}")
     # Equal results say nothing if the fused run did not fuse (fusion switched off by mistake).
     assert launched > 0 or not expected, f"nothing fused in a program with fusible work; {where}"
-    if numpy_errors != unfused_errors or reference.keys() != unfused.keys():
+    if not comparable:
         conftest.COUNTS["numpy_skipped"] += 1  # cuPyNumeric and NumPy raise differently
         return
     try:

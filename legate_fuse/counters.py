@@ -31,6 +31,8 @@ class Stats:
     tasks_unfused_by_payoff: int = 0
     # Times the plugin stepped aside, no task held (mode/step_aside.py).
     steps_aside: int = 0
+    # NumPy data copied by cupynumeric.array, attached read-only (LEGATE_FUSE_READ_ONLY_COPIES).
+    copies_attached_read_only: int = 0
     flushes: Counter[str] = field(default_factory=Counter)
     # Tasks that ran unfused, by (library, task id, reason): unfused.py reports them.
     unfused: Counter[tuple[str, int, str]] = field(default_factory=Counter)
@@ -54,6 +56,7 @@ class Stats:
             "payoff_rounds_unfused": self.payoff_rounds_unfused,
             "tasks_unfused_by_payoff": self.tasks_unfused_by_payoff,
             "steps_aside": self.steps_aside,
+            "copies_attached_read_only": self.copies_attached_read_only,
             "flushes": dict(sorted(self.flushes.items())),
             **({"stage_seconds": dict(self.stage_seconds)} if self.stage_seconds else {}),
         }

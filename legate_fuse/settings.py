@@ -184,6 +184,12 @@ class Config:
         "fused launch meanwhile, cuPyNumeric's tasks go straight to Legate for a while; 0 never "
         "steps aside.",
     )
+    read_only_copies: bool = setting(
+        "LEGATE_FUSE_READ_ONLY_COPIES", True, parse_switch,
+        "1 attaches the private copy of NumPy data that cupynumeric.array(host) makes as "
+        "read-only, which Legate's tasks read as fast as its own memory (every task reading a "
+        "mutable attachment waits for a copy); 0 attaches it mutable, as cuPyNumeric does.",
+    )
     log_level: str = setting(
         "LEGATE_FUSE_LOG_LEVEL", "warning", parse_log_level,
         "Verbosity of the 'legate_fuse' logger: error, warning, info or debug.",

@@ -491,6 +491,18 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/unit/test_codegen_half.py::test_selections_keep_the_bits_they_select",),
         "float16 selections (where, maximum, copies) keep the bits they select"),
     Mutation(
+        "private-copies-attached-mutable", "legate_fuse/capture/proxies.py",
+        "        if session.external.copying and session.config.read_only_copies:\n",
+        "        if False:\n",
+        ("tests/integration/test_read_only_copies.py",),
+        "cupynumeric.array's private copy of NumPy data is attached read-only"),
+    Mutation(
+        "shared-numpy-memory-attached-read-only", "legate_fuse/capture/external_memory.py",
+        "        return self._copying > 0\n",
+        "        return True\n",
+        ("tests/integration/test_read_only_copies.py::test_shared_numpy_memory_stays_mutable",),
+        "NumPy memory the program shares (asarray, out=) stays a mutable attachment"),
+    Mutation(
         "complex-operations-compiled-apart", "src/cpp/codegen/complex_float.cc",
         '    "#define LF_OPAQUE static __attribute__((noipa))\\n"\n',
         '    "#define LF_OPAQUE static inline\\n"\n',

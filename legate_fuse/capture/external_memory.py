@@ -59,6 +59,12 @@ class ExternalMemory:
         self.installed = True
         return True
 
+    @property
+    def copying(self) -> bool:
+        """Whether cuPyNumeric is attaching a private copy of NumPy data (`cupynumeric.array`):
+        a buffer no one else holds, never read or written but through Legate."""
+        return self._copying > 0
+
     def note_attached(self, store: Any, buffer: Any) -> None:
         """`store` was created over `buffer`."""
         if not self._copying:

@@ -17,12 +17,14 @@ from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.counters import Stats
 from legate_fuse.mode.machine import ModeMachine
 from legate_fuse.mode.step_aside import StepAside
+from legate_fuse.settings import Config
 from legate_fuse.stage_clock import StageClock
 
 
 class Session(Protocol):
     """What the proxies need of the fusion session (session.Session implements it)."""
 
+    config: Config
     packed_futures: PackedFutures
     call_sites: CallSites
     window: Any  # window.holding.Window: `window.tasks` lists the tasks held

@@ -21,7 +21,8 @@ def test_quick_suite_runs_every_application(tmp_path: Path) -> None:
     rows = json.loads((tmp_path / "results.json").read_text())
     apps = {row["app"] for row in rows}
     assert apps == {"black_scholes", "expression", "stream", "jacobi2d", "cg", "logreg", "cg1d",
-                    "kmeans", "linreg", "cfd", "shallow_water", "complex_field"}
+                    "kmeans", "linreg", "cfd", "shallow_water", "complex_field",
+                    "jacobi_dense"}
     for row in rows:
         assert row["on_median"] > 0 and row["off_median"] > 0
         assert row["fusion"]["fused_launches"] >= 1, row["app"]

@@ -5,7 +5,7 @@ EXPECTED_KEYS = {
     "bytes_not_allocated", "windows_planned", "plan_cache_hits",
     "kernel_cache_hits",
     "compile_seconds", "tasks_built_at_once", "payoff_rounds", "payoff_rounds_unfused",
-    "tasks_unfused_by_payoff", "steps_aside", "flushes",
+    "tasks_unfused_by_payoff", "steps_aside", "copies_attached_read_only", "flushes",
 }
 
 

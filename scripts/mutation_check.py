@@ -503,6 +503,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/integration/test_read_only_copies.py::test_shared_numpy_memory_stays_mutable",),
         "NumPy memory the program shares (asarray, out=) stays a mutable attachment"),
     Mutation(
+        "complex-any-all-lifted", "legate_fuse/lift/cupynumeric.py",
+        "                                     and ins[0] not in COMPLEX_DTYPES)\n",
+        "                                     )\n",
+        ("tests/integration/test_complex_arithmetic.py::"
+         "test_any_and_all_of_complex_values_are_left_to_cupynumeric",),
+        "any and all of complex values are left to cuPyNumeric"),
+    Mutation(
         "complex-operations-compiled-apart", "src/cpp/codegen/complex_float.cc",
         '    "#define LF_OPAQUE static __attribute__((noipa))\\n"\n',
         '    "#define LF_OPAQUE static inline\\n"\n',

@@ -792,7 +792,7 @@ def run_axis_reduce(state: State, op: str, out: str, a: str) -> None:
         flags += " nan_order"
     if op == "cumsum" and source.data.dtype == bool:
         flags = "unsafe"  # cuPyNumeric's cumsum of bools is bool, NumPy's int64
-    if op == "cumsum" and source.data.dtype == numpy.float32:
+    if op == "cumsum" and source.data.dtype in (numpy.float32, numpy.float16):
         # Prefix sums that cancel to near 0 keep the rounding error of large ones: no relative
         # (nor fixed absolute) tolerance holds; two CPUs add the partial sums in another order.
         flags += " unlike_numpy"

@@ -67,7 +67,7 @@ class ExternalMemory:
 
     def note_attached(self, store: Any, buffer: Any) -> None:
         """`store` was created over `buffer`."""
-        if not self._copying:
+        if not self.copying:
             self.note(store, buffer)
 
     def note(self, store: Any, buffer: Any) -> None:

@@ -200,7 +200,7 @@ class RuntimeProxy:
             session.stats.copies_attached_read_only += 1
         store = self._runtime.create_store_from_buffer(*args, **kwargs)
         buffer = args[2] if len(args) > 2 else kwargs.get("data")
-        self._session.external.note_attached(store, buffer)
+        session.external.note_attached(store, buffer)
         return store
 
     def create_store_from_tiles(self, *args: Any, **kwargs: Any) -> Any:

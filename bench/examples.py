@@ -299,6 +299,8 @@ class Row:
     fusible: bool
     runs: list[Run] = field(default_factory=list)
     failure: str = ""  # empty when the row passed
+    # With --time-tasks: one more fused run with LEGATE_FUSE_TIME_TASKS=1, not timed.
+    timed_tasks_run: Run | None = None
 
     def timed(self, mode: str) -> list[Run]:
         return [r for r in self.runs if r.mode == mode]
@@ -319,6 +321,13 @@ class Row:
     def stats(self) -> FusionStats | None:
         fused = [r.stats for r in self.timed("on") if r.stats is not None]
         return fused[-1] if fused else None
+
+    @property
+    def unfused(self) -> dict[str, Any]:
+        """What ran unfused: with each kind's seconds when tasks were timed."""
+        timed = self.timed_tasks_run.stats if self.timed_tasks_run else None
+        stats = timed or self.stats
+        return stats.unfused if stats else {}
 
     @property
     def warnings(self) -> list[str]:
@@ -391,7 +400,7 @@ def table(rows: list[Row]) -> str:
             f"| {median_range(r.wall('off'), '.2f')} | {median_range(r.wall('on'), '.2f')} "
             f"| {median_range(r.wall_ratios(), '.2f')} | {stat_text(r, 'tasks_seen')} "
             f"| {stat_text(r, 'fused_launches')} | {stat_text(r, 'tasks_fused')} "
-            f"| {unfused_summary(r.stats.unfused) if r.stats else ''} | {r.compared} |")
+            f"| {unfused_summary(r.unfused)} | {r.compared} |")
     own = [statistics.median(r.own_ratios()) for r in rows if r.own_ratios()]
     wall = [statistics.median(r.wall_ratios()) for r in rows if r.wall_ratios()]
     lines.append("")
@@ -427,6 +436,11 @@ def commit() -> str:
     return head + (", with uncommitted changes in legate_fuse/ or src/" if changed else "")
 
 
+# The header's words on the `ran unfused` column with --time-tasks.
+TIMED_TASKS_NOTE = (", with their seconds, from one more fused run with LEGATE_FUSE_TIME_TASKS=1 "
+                    "(not among the timed runs)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -436,6 +450,9 @@ def main() -> None:
     parser.add_argument("--only", default="", help="comma-separated program names")
     parser.add_argument("--no-warmup", action="store_true", help="time from the first run")
     parser.add_argument("--out", help="output folder")
+    parser.add_argument("--time-tasks", action="store_true",
+                        help="one more fused run per program with LEGATE_FUSE_TIME_TASKS=1, "
+                             "whose seconds per kind run unfused the table shows")
     args = parser.parse_args()
     names = [n.strip() for n in args.only.split(",") if n.strip()]
     known = {p.name for p in PROGRAMS}
@@ -452,9 +469,13 @@ def main() -> None:
     for program in programs:
         rows.append(measure(program, tiny=args.tiny, pairs=pairs, warmup=warmup))
         row = rows[-1]
+        if args.time_tasks and not row.failure:
+            row.timed_tasks_run = run_program(
+                program, program.tiny if args.tiny else program.full, "on",
+                {**os.environ, "LEGATE_FUSE_TIME_TASKS": "1"})
         status = f"FAILED: {row.failure.splitlines()[0]}" if row.failure else "agree"
         ratio = summary(row.own_ratios()) if row.own_ratios() else "no ratio"
-        unfused = unfused_summary(row.stats.unfused) if row.stats else ""
+        unfused = unfused_summary(row.unfused)
         print(f"{program.name}: {status}; off/on {ratio}; fused launches "
               f"{stat_text(row, 'fused_launches') or '-'}; ran unfused: {unfused or '-'}",
               flush=True)
@@ -477,8 +498,8 @@ def main() -> None:
         "program's own printed time (`Elapsed Time`, or the sum of the microbenchmarks' times "
         "per run), median (min-max); wall: the process's. off/on above 1: faster with fusion. "
         "Statistics: the last fused run's (LEGATE_FUSE_STATS=json); ran unfused: the task kinds "
-        "that ran unfused most, how many, and the first reason for each (legate_fuse.stats()). "
-        "A `legate-fuse: WARNING` line "
+        "that ran unfused most, how many, and the first reason for each (legate_fuse.stats())"
+        f"{TIMED_TASKS_NOTE if args.time_tasks else ''}. A `legate-fuse: WARNING` line "
         "in either run fails the row. Programs with element-wise chains, where the tests "
         "require a fused launch: "
         f"{', '.join(p.name for p in programs if p.fusible) or 'none of these'}.\n\n")

@@ -75,6 +75,9 @@ class Row:
     bandwidth_fraction: float | None
     peers: dict[str, float]  # peer -> median seconds per iteration
     fusion: dict[str, Any]
+    # With --time-tasks: the statistics of one more fused run with LEGATE_FUSE_TIME_TASKS=1
+    # (what ran unfused, with each kind's seconds; not in the timings above).
+    timed_fusion: dict[str, Any] | None = None
 
 
 def stream_triad_bandwidth(n: int = 20_000_000, repeats: int = 5) -> float:
@@ -91,7 +94,7 @@ def stream_triad_bandwidth(n: int = 20_000_000, repeats: int = 5) -> float:
 
 
 def measure(app: str, size: int, iterations: int, repeats: int, peers: list[str],
-            bandwidth: float) -> Row:
+            bandwidth: float, time_tasks: bool = False) -> Row:
     args = [str(APPS / f"{app}.py"), "--size", str(size), "--iterations", str(iterations)]
     result = compare(args, repeats)
     off, on, ratios = result.seconds("off"), result.seconds("on"), result.ratios()
@@ -115,6 +118,7 @@ def measure(app: str, size: int, iterations: int, repeats: int, peers: list[str]
         statistics.median(r["peak_rss_mb"] for r in result.on),
         ideal / statistics.median(on) / bandwidth if ideal else None,
         peer_medians, result.on[-1]["fusion"] or {},
+        run_once(args, "on", {"LEGATE_FUSE_TIME_TASKS": "1"})["fusion"] if time_tasks else None,
     )
 
 
@@ -151,7 +155,7 @@ def table(rows: list[Row], bandwidth: float) -> str:
             f"| {r.ratio_median:.2f}x ({r.ratio_min:.2f}-{r.ratio_max:.2f}) "
             f"| {r.rss_off_mb:.0f} / {r.rss_on_mb:.0f} | {r.fusion.get('fused_launches', '')} "
             f"| {r.fusion.get('temporaries_eliminated', '')} | {fraction} | {peer} "
-            f"| {unfused_summary(r.fusion.get('unfused') or {})} |")
+            f"| {unfused_summary((r.timed_fusion or r.fusion).get('unfused') or {})} |")
     lines.append("")
     lines.append(f"Measured memory bandwidth (NumPy STREAM triad, one core): "
                  f"{bandwidth / 1e9:.1f} GB/s. Bandwidth: bytes the ideally fused program moves "
@@ -192,6 +196,9 @@ def main() -> None:
     parser.add_argument("--apps", default=",".join(SUITE), help="comma-separated applications")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "latest"))
     parser.add_argument("--no-chart", action="store_true")
+    parser.add_argument("--time-tasks", action="store_true",
+                        help="one more fused run per measurement with LEGATE_FUSE_TIME_TASKS=1, "
+                             "whose seconds per kind run unfused the table shows")
     args = parser.parse_args()
     peers = [p for p in args.peers.split(",") if p]
     out = Path(args.out)
@@ -208,7 +215,7 @@ def main() -> None:
                 else [(small, small_iterations), (large, large_iterations)])
         for size, iterations in runs:
             rows.append(measure(app, size, iterations, 1 if args.quick else args.repeats, peers,
-                                bandwidth))
+                                bandwidth, args.time_tasks))
             print(f"{app} {size:,}: {rows[-1].ratio_median:.2f}x", flush=True)
     report = table(rows, bandwidth)
     for label, picked in (("small", rows[0::2]), ("large", rows[1::2])):

@@ -3,7 +3,7 @@ so that it never shadows the package's `stats` function)."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +36,12 @@ class Stats:
     flushes: Counter[str] = field(default_factory=Counter)
     # Tasks that ran unfused, by (library, task id, reason): unfused.py reports them.
     unfused: Counter[tuple[str, int, str]] = field(default_factory=Counter)
+    # With LEGATE_FUSE_TIME_TASKS=1 (task_timer.py): seconds of the tasks that ran unfused, by
+    # (library, task id), and of every fused launch together.
+    timed: bool = False
+    unfused_seconds: defaultdict[tuple[str, int], float] = field(
+        default_factory=lambda: defaultdict(float))
+    fused_seconds: float = 0.0
     # Seconds per stage (stage_clock.py), with LEGATE_FUSE_PROFILE=1 only.
     stage_seconds: dict[str, float] = field(default_factory=dict)
 
@@ -58,6 +64,7 @@ class Stats:
             "steps_aside": self.steps_aside,
             "copies_attached_read_only": self.copies_attached_read_only,
             "flushes": dict(sorted(self.flushes.items())),
+            **({"fused_seconds": self.fused_seconds} if self.timed else {}),
             **({"stage_seconds": dict(self.stage_seconds)} if self.stage_seconds else {}),
         }
 

@@ -24,6 +24,7 @@ from legate_fuse.mode.machine import Mode, ModeMachine
 from legate_fuse.mode.payoff import PayoffTuner
 from legate_fuse.mode.step_aside import StepAside
 from legate_fuse.stage_clock import StageClock
+from legate_fuse.task_timer import TaskTimer
 from legate_fuse.window.holding import Window
 from legate_fuse.window.liveness import ArrayTracker, reference_counts_as_assumed, root_key
 from legate_fuse.window.runner import WindowRunner
@@ -40,6 +41,10 @@ class Session:
         self.config = config
         self.stats = Stats()
         self.clock = StageClock(self.stats.stage_seconds, config.profile)
+        self.stats.timed = config.time_tasks
+        # Waits for each task run unfused and each fused launch, to time it (None: not timed).
+        self.task_timer = (TaskTimer(self.stats, lambda: self.runtime_proxy.unwrapped)
+                           if config.time_tasks else None)
         self.tracker = ArrayTracker()
         # Stores over memory the program owns (NumPy buffers): a task writing one runs at once.
         self.external = ExternalMemory(root_key, lambda: set(self.tracker.live_roots()))
@@ -47,7 +52,7 @@ class Session:
         self.call_sites = CallSites(self.stats, config.sites)
         self.runner = WindowRunner(config, self.stats, self.clock, self.tracker, self.call_sites,
                                    self.packed_futures, self.warn_once,
-                                   lambda: self.runtime_proxy.unwrapped)
+                                   lambda: self.runtime_proxy.unwrapped, self.task_timer)
         self.window = Window(config.window_size, self.stats, self.runner.execute_window,
                              self.runner.choose_cut)
         self.runner.window = self.window
@@ -59,7 +64,9 @@ class Session:
         self.payoff = PayoffTuner() if config.payoff else None
         self.direct_tasks = DirectTasks()
         # Nothing fused for long: cuPyNumeric's tasks go straight to Legate for a while.
-        self.step_aside = StepAside(config.step_aside, self.stats, self.direct_tasks,
+        # (Never while tasks are timed: the tasks of a plugin stood aside would not be.)
+        self.step_aside = StepAside(0 if config.time_tasks else config.step_aside,
+                                    self.stats, self.direct_tasks,
                                     self.tracker, self.payoff, self.mode)
         self.runtime_proxy: Any = None
         self._read_points_pending = True
@@ -89,7 +96,11 @@ class Session:
         self.stats.unfused[record.library_name, record.task_id,
                            unfused.in_mode(mode.mode.value)] += 1
         with self.clock.stage("run_unfused"):
-            record.task.execute()
+            if self.task_timer is None:
+                record.task.execute()
+            else:
+                self.task_timer.run_unfused(record.library_name, record.task_id,
+                                            record.task.execute)
 
     def update_mode(self) -> None:
         """The transitions that wait for a condition rather than an event: every read point
@@ -210,7 +221,9 @@ class Session:
 
         return {"mode": self.mode.mode.value, **self.stats.as_dict(),
                 "mode_seconds": self.mode.seconds_by_mode(), "mode_reasons": self.mode.reasons(),
-                "unfused": unfused.report(self.stats.unfused, task_name_of)}
+                "unfused": unfused.report(self.stats.unfused, task_name_of,
+                                          self.stats.unfused_seconds if self.stats.timed
+                                          else None)}
 
     def install_traces(self, module: ModuleType) -> None:
         if self.mode.mode is not Mode.OFF:

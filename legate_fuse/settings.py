@@ -166,6 +166,12 @@ class Config:
         "1 measures the plugin's own time by stage and adds it to the statistics, in "
         "microseconds per task; costs about a microsecond per task while on.",
     )
+    time_tasks: bool = setting(
+        "LEGATE_FUSE_TIME_TASKS", False, parse_switch,
+        "1 times every task run unfused, and every fused launch, by waiting for each, and "
+        "adds the seconds to the report of what ran unfused; the program runs serialised, "
+        "slower (a profiling run).",
+    )
     sites: bool = setting(
         "LEGATE_FUSE_SITES", True, parse_switch,
         "1 builds at once, as cuPyNumeric does, the tasks of a program line whose tasks of that "

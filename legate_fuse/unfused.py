@@ -10,6 +10,9 @@ by its kind (library and task id) and the reason that kept it out, where that is
   ended before anything could join it (with the flush that ended it), a fused kernel that
   failed.
 
+With LEGATE_FUSE_TIME_TASKS=1 each kind also has its tasks' seconds (task_timer.py), and the
+kinds that took longest come first: what a program would gain from fusing each.
+
 Tasks the plugin does not see are not counted: those cuPyNumeric sends straight to Legate
 while the plugin stands aside (their time is the `aside` mode's, in `mode_seconds`).
 """
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 NOT_LIFTED = "not lifted"
@@ -71,16 +74,27 @@ def _store_without_number(match: re.Match[str]) -> str:
     return before + ("store" if before.strip() in _QUALIFIED else "a store")
 
 
-def report(counts: Counter[Key], task_name: Callable[[str, int], str]) -> dict[str, Any]:
-    """Per task kind (`library.TASK`), most tasks first: the tasks that ran unfused and, for
-    each reason, how many."""
+def report(counts: Counter[Key], task_name: Callable[[str, int], str],
+           seconds: Mapping[tuple[str, int], float] | None = None) -> dict[str, Any]:
+    """Per task kind (`library.TASK`): the tasks that ran unfused and, for each reason, how
+    many; most tasks first. With `seconds` (LEGATE_FUSE_TIME_TASKS=1, by library and task
+    id), each kind also has its tasks' seconds, and the kinds come longest first."""
     kinds: dict[str, dict[str, Any]] = {}
     for (library, task_id, reason), count in counts.items():
-        entry = kinds.setdefault(task_name(library, task_id), {"tasks": 0, "why": Counter()})
+        entry = kinds.setdefault(task_name(library, task_id),
+                                 {"tasks": 0, "seconds": 0.0, "why": Counter()})
         entry["tasks"] += count
         entry["why"][reason] += count
-    ordered = sorted(kinds.items(), key=lambda item: (-item[1]["tasks"], item[0]))
-    return {name: {"tasks": entry["tasks"], "why": dict(entry["why"].most_common())}
+    if seconds is not None:
+        for (library, task_id), spent in seconds.items():
+            entry = kinds.setdefault(task_name(library, task_id),
+                                     {"tasks": 0, "seconds": 0.0, "why": Counter()})
+            entry["seconds"] += spent
+    ordered = sorted(kinds.items(), key=lambda item: (
+        -item[1]["seconds"] if seconds is not None else 0, -item[1]["tasks"], item[0]))
+    return {name: {"tasks": entry["tasks"],
+                   **({"seconds": entry["seconds"]} if seconds is not None else {}),
+                   "why": dict(entry["why"].most_common())}
             for name, entry in ordered}
 
 
@@ -90,9 +104,13 @@ def format_report(unfused: dict[str, Any], aside_seconds: float = 0.0) -> list[s
     if not unfused:
         return []
     total = sum(entry["tasks"] for entry in unfused.values())
-    lines = [f"  {'ran unfused':<24} {total:,}"]
+    timed = any("seconds" in entry for entry in unfused.values())
+    seconds = (f"  {sum(entry['seconds'] for entry in unfused.values()):.3f} s"
+               if timed else "")
+    lines = [f"  {'ran unfused':<24} {total:,}{seconds}"]
     for name, entry in unfused.items():
-        lines.append(f"    {name:<30} {entry['tasks']:>8,}")
+        seconds = f"  {entry['seconds']:8.3f} s" if timed else ""
+        lines.append(f"    {name:<30} {entry['tasks']:>8,}{seconds}")
         for reason, count in entry["why"].items():
             lines.append(f"      {count:>8,}  {reason}")
     if aside_seconds:
@@ -106,5 +124,6 @@ def summary(unfused: dict[str, Any], kinds: int = 3) -> str:
     parts = []
     for name, entry in list(unfused.items())[:kinds]:
         reason = next(iter(entry["why"]), "")
-        parts.append(f"{name.rpartition('.')[2]} {entry['tasks']:,} ({reason})")
+        seconds = f", {entry['seconds']:.3f} s" if "seconds" in entry else ""
+        parts.append(f"{name.rpartition('.')[2]} {entry['tasks']:,}{seconds} ({reason})")
     return "; ".join(parts)

@@ -97,6 +97,7 @@ MULTI_CPU = "tests/integration/test_multi_cpu.py"
 ANALYSIS = "tests/unit/test_analysis.py"
 SWITCHING = "tests/integration/test_payoff_switching.py"
 REPLAY = "tests/integration/test_replay.py"
+TASK_TIMES = "tests/integration/test_task_times.py"
 DISJOINT_VIEWS = "tests/integration/test_disjoint_views.py"
 AXIS_REDUCTIONS = "tests/integration/test_axis_reductions.py"
 
@@ -510,6 +511,25 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_any_and_all_of_complex_values_are_left_to_cupynumeric",),
         "any and all of complex values are left to cuPyNumeric"),
     Mutation(
+        "tasks-run-as-built-untimed", "legate_fuse/backend/fuser.py",
+        "        counts, timer = self.stats.unfused, self.timer\n",
+        "        counts, timer = self.stats.unfused, None\n",
+        (f"{TASK_TIMES}::test_every_task_run_unfused_is_timed_by_kind_longest_first",),
+        "with LEGATE_FUSE_TIME_TASKS=1, the tasks of a planned window run as built are timed"),
+    Mutation(
+        "tasks-built-at-once-untimed", "legate_fuse/capture/proxies.py",
+        "        if session.task_timer is not None:\n            return TimedAutoTaskProxy",
+        "        if False:\n            return TimedAutoTaskProxy",
+        (f"{TASK_TIMES}::test_every_task_run_unfused_is_timed_by_kind_longest_first",),
+        "with LEGATE_FUSE_TIME_TASKS=1, the tasks built at once are timed"),
+    Mutation(
+        "timed-tasks-step-aside", "legate_fuse/session.py",
+        "        self.step_aside = StepAside(0 if config.time_tasks else config.step_aside,\n",
+        "        self.step_aside = StepAside(config.step_aside,\n",
+        (f"{TASK_TIMES}::test_timing_while_fusion_does_not_pay_keeps_every_task_behind_the_"
+         "plugin",),
+        "while tasks are timed the plugin never steps aside (its tasks would go untimed)"),
+    Mutation(
         "complex-operations-compiled-apart", "src/cpp/codegen/complex_float.cc",
         '    "#define LF_OPAQUE static __attribute__((noipa))\\n"\n',
         '    "#define LF_OPAQUE static inline\\n"\n',
@@ -672,8 +692,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "whether fusion pays is measured where the program waits at a task that may throw"),
     Mutation(
         "waits-at-tasks-keep-proxies", "legate_fuse/capture/proxies.py",
-        "if session.window.tasks or session.waits_at_tasks or not builds_in_one_call(caller):",
-        "if session.window.tasks or not builds_in_one_call(caller):",
+        "if (session.window.tasks or session.waits_at_tasks or session.task_timer is not None\n",
+        "if (session.window.tasks or session.task_timer is not None\n",
         ("tests/integration/test_blocking_tasks.py",),
         "a program that waits at tasks keeps the proxies that see those waits, unfused too"),
     Mutation(

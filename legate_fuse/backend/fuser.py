@@ -29,6 +29,7 @@ from legate_fuse.plan.kernel_spec import (
 from legate_fuse.plan.launch_steps import Step
 from legate_fuse.plan.planner import PlannedWindow
 from legate_fuse.stage_clock import StageClock
+from legate_fuse.task_timer import TaskTimer
 
 logger = logging.getLogger("legate_fuse")
 
@@ -41,7 +42,7 @@ class Fuser:
     def __init__(self, stats: Stats, cpu: KernelCache, gpu: KernelCache | None,
                  runtime: Callable[[], Any], warn: Callable[[str], None],
                  packed_futures: PackedFutures, log_kernels: bool = False,
-                 clock: StageClock | None = None) -> None:
+                 clock: StageClock | None = None, timer: TaskTimer | None = None) -> None:
         self.stats = stats
         self.clock = clock or StageClock(stats.stage_seconds, enabled=False)
         self.cpu = cpu
@@ -50,6 +51,7 @@ class Fuser:
         self.warn = warn
         self.log_kernels = log_kernels
         self.packed_futures = packed_futures
+        self.timer = timer  # LEGATE_FUSE_TIME_TASKS=1 only
         # Registered with _tasks: id -> spec, in the order they were first built.
         self._kernels: dict[str, KernelSpec] = {}
 
@@ -103,7 +105,10 @@ class Fuser:
                     task = build_fused_task(self.runtime(), kernel.kernel_id, args, scalars,
                                             step.provenance)
                     # Submission is the last step that can fail before the task exists.
-                    task.execute()
+                    if self.timer is None:
+                        task.execute()
+                    else:
+                        self.timer.run_fused(task.execute)
             except Exception as error:  # the plugin must never break the program
                 # Nothing of the group has run: its original tasks take over.
                 self.warn(f"could not fuse tasks {list(step.tasks)}, running them unfused: "
@@ -159,14 +164,18 @@ class Fuser:
         them done and counting each with its reason in `why` (one per task); the first error
         after all ran."""
         first_error: BaseException | None = None
-        counts = self.stats.unfused
+        counts, timer = self.stats.unfused, self.timer
         with self.clock.stage("run_unfused"):
             for t, reason in zip(tasks, why, strict=True):
                 record = records[t]
                 counts[record.library_name, record.task_id, reason] += 1
                 done[t] = True
                 try:
-                    record.task.execute()
+                    if timer is None:
+                        record.task.execute()
+                    else:
+                        timer.run_unfused(record.library_name, record.task_id,
+                                          record.task.execute)
                 except BaseException as error:
                     first_error = first_error or error
         return first_error
@@ -192,7 +201,8 @@ def _describe(error: BaseException) -> str:
 
 def make_fuser(stats: Stats, cache_dir: str, compiler: str, runtime: Callable[[], Any],
                warn: Callable[[str], None], packed_futures: PackedFutures,
-               log_kernels: bool, clock: StageClock | None = None) -> Fuser:
+               log_kernels: bool, clock: StageClock | None = None,
+               timer: TaskTimer | None = None) -> Fuser:
     from legate.core import TaskTarget, get_machine
 
     cpu = KernelCompiler(Path(cache_dir) / "kernels", compiler, warn)
@@ -202,4 +212,4 @@ def make_fuser(stats: Stats, cache_dir: str, compiler: str, runtime: Callable[[]
 
         gpu = PtxCompiler(Path(cache_dir) / "kernels", _tasks.cuda_device_arch() or DEFAULT_ARCH,
                           warn=warn)
-    return Fuser(stats, cpu, gpu, runtime, warn, packed_futures, log_kernels, clock)
+    return Fuser(stats, cpu, gpu, runtime, warn, packed_futures, log_kernels, clock, timer)

@@ -17,7 +17,12 @@ from legate_fuse.capture.lazy_task import LazyAutoTask, TimedLazyAutoTask
 from legate_fuse.capture.patches import PATCHES
 from legate_fuse.capture.scopes import legate_scope
 from legate_fuse.capture.store_args import stores_of
-from legate_fuse.capture.task_proxy import AutoTaskProxy, ManualTaskProxy, Session
+from legate_fuse.capture.task_proxy import (
+    AutoTaskProxy,
+    ManualTaskProxy,
+    Session,
+    TimedAutoTaskProxy,
+)
 from legate_fuse.mode.machine import Mode
 from legate_fuse.unfused import DID_NOT_PAY, LINE_NOT_FUSED, NOT_LIFTED, in_mode
 
@@ -123,7 +128,7 @@ class RuntimeProxy:
         else:
             why = in_mode(mode.mode.value)
         session.stats.unfused[name, int(task_id), why] += 1
-        if session.window.tasks or session.clock.enabled:
+        if session.window.tasks or session.clock.enabled or session.task_timer is not None:
             return self.create_eager_task(library, task_id)
         # create_eager_task's common case, without its call: on a stream of tasks none of
         # which fuses, each call of the plugin's costs about 1% of a task's time.
@@ -150,9 +155,12 @@ class RuntimeProxy:
         if session.window.tasks:
             session.flush("opaque_task")
         if not session.clock.enabled:  # the common case, without a context manager
-            return AutoTaskProxy(self._runtime.create_auto_task(library, task_id), session)
-        with session.clock.stage("build_task"):
             task = self._runtime.create_auto_task(library, task_id)
+        else:
+            with session.clock.stage("build_task"):
+                task = self._runtime.create_auto_task(library, task_id)
+        if session.task_timer is not None:
+            return TimedAutoTaskProxy(task, session, library.name, int(task_id))
         return AutoTaskProxy(task, session)
 
     def _hand_over_unfused(self, caller: FrameType) -> bool:
@@ -162,7 +170,8 @@ class RuntimeProxy:
         that may throw (those are seen only through a proxy)."""
         session = self._session
         session.stats.tasks_unfused_by_payoff += 1
-        if session.window.tasks or session.waits_at_tasks or not builds_in_one_call(caller):
+        if (session.window.tasks or session.waits_at_tasks or session.task_timer is not None
+                or not builds_in_one_call(caller)):
             return False
         session.stats.tasks_seen += 1  # counted when built: its submission is not seen
         session.direct_tasks.handed_to(caller)

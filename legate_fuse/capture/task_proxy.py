@@ -19,6 +19,7 @@ from legate_fuse.mode.machine import ModeMachine
 from legate_fuse.mode.step_aside import StepAside
 from legate_fuse.settings import Config
 from legate_fuse.stage_clock import StageClock
+from legate_fuse.task_timer import TaskTimer
 
 
 class Session(Protocol):
@@ -30,6 +31,7 @@ class Session(Protocol):
     window: Any  # window.holding.Window: `window.tasks` lists the tasks held
     external: ExternalMemory
     clock: StageClock
+    task_timer: TaskTimer | None  # LEGATE_FUSE_TIME_TASKS=1 only
     runtime_proxy: Any  # proxies.RuntimeProxy
     stats: Stats
     mode: ModeMachine  # whether tasks are recorded, held, handed over unfused
@@ -115,6 +117,23 @@ def _exception_mode_names() -> tuple[Any, Any]:
     from legate_fuse.capture.scopes import legate_scope
 
     return legate_scope(), ExceptionMode.IMMEDIATE
+
+
+class TimedAutoTaskProxy(AutoTaskProxy):
+    """An AutoTaskProxy whose task is timed when it runs (LEGATE_FUSE_TIME_TASKS=1), charged
+    to its kind."""
+
+    __slots__ = ("_kind",)
+
+    def __init__(self, task: Any, session: Session, library: str, task_id: int) -> None:
+        super().__init__(task, session)
+        self._kind = (library, task_id)
+
+    def execute(self) -> None:
+        timer = self._session.task_timer
+        assert timer is not None
+        run = super().execute
+        timer.run_unfused(*self._kind, run)
 
 
 class ManualTaskProxy:

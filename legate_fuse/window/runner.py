@@ -16,6 +16,7 @@ from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.counters import Stats
 from legate_fuse.stage_clock import StageClock
+from legate_fuse.task_timer import TaskTimer
 from legate_fuse.window.holding import Window, execute_in_order
 from legate_fuse.window.liveness import ArrayTracker
 
@@ -23,7 +24,8 @@ from legate_fuse.window.liveness import ArrayTracker
 class WindowRunner:
     def __init__(self, config: settings.Config, stats: Stats, clock: StageClock,
                  tracker: ArrayTracker, call_sites: CallSites, packed_futures: PackedFutures,
-                 warn_once: Callable[[str], None], runtime: Callable[[], Any]) -> None:
+                 warn_once: Callable[[str], None], runtime: Callable[[], Any],
+                 task_timer: TaskTimer | None = None) -> None:
         self.config = config
         self.stats = stats
         self.clock = clock
@@ -32,6 +34,7 @@ class WindowRunner:
         self.packed_futures = packed_futures
         self.warn_once = warn_once
         self.runtime = runtime  # Legate's own runtime, once the proxy is installed
+        self.task_timer = task_timer  # LEGATE_FUSE_TIME_TASKS=1 only
         self.window: Window | None = None  # the window run, set once it exists
         self._planner: Any = None
         self._fuser: Any = None
@@ -92,7 +95,8 @@ class WindowRunner:
             config = self.config
             self._fuser = make_fuser(self.stats, config.cache_dir, config.c_compiler,
                                      self.runtime, self.warn_once, self.packed_futures,
-                                     "kernels" in config.log_topics, self.clock)
+                                     "kernels" in config.log_topics, self.clock,
+                                     self.task_timer)
         return self._fuser
 
     def planner(self) -> Any:

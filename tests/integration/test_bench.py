@@ -30,3 +30,17 @@ def test_quick_suite_runs_every_application(tmp_path: Path) -> None:
     table = (tmp_path / "results.md").read_text()
     assert "| black_scholes |" in table and "memory bandwidth" in table
     assert (tmp_path / "speedups.png").stat().st_size > 1000
+
+
+def test_time_tasks_adds_the_seconds_of_what_ran_unfused(tmp_path: Path) -> None:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("LEGATE_FUSE")}
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "run.py"), "--quick", "--apps", "logreg",
+         "--time-tasks", "--no-chart", "--out", str(tmp_path)],
+        capture_output=True, text=True, env=environ, timeout=900)
+    assert result.returncode == 0, result.stderr[-4000:]
+    (row,) = json.loads((tmp_path / "results.json").read_text())
+    matvec = row["timed_fusion"]["unfused"]["cupynumeric.MATVECMUL"]
+    assert matvec["tasks"] >= 2 and matvec["seconds"] > 0.0
+    assert row["timed_fusion"]["fused_seconds"] > 0.0
+    assert "MATVECMUL" in (tmp_path / "results.md").read_text()

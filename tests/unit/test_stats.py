@@ -11,6 +11,8 @@ EXPECTED_KEYS = {
 
 def test_stats_dict_has_every_documented_counter() -> None:
     assert set(Stats().as_dict()) == EXPECTED_KEYS
+    # LEGATE_FUSE_TIME_TASKS=1 adds the fused launches' seconds.
+    assert set(Stats(timed=True).as_dict()) == EXPECTED_KEYS | {"fused_seconds"}
 
 
 def test_formatted_block_lists_counters_and_flush_reasons() -> None:

@@ -76,3 +76,19 @@ def test_each_task_run_as_built_has_its_reason_in_the_plan_s_steps() -> None:
         (unfused.WINDOW_ENDED,),
         (),
     ]
+
+
+def test_timed_kinds_come_longest_first_with_their_seconds() -> None:
+    counts: Counter[unfused.Key] = Counter({
+        ("cupynumeric", 1, unfused.NOT_LIFTED): 3,
+        ("cupynumeric", 2, unfused.NOT_LIFTED): 40,
+    })
+    seconds = Counter({("cupynumeric", 1): 2.5, ("cupynumeric", 2): 0.25})
+    report = unfused.report(counts, lambda library, task: f"{library}.T{task}", seconds)
+    assert list(report) == ["cupynumeric.T1", "cupynumeric.T2"]
+    assert report["cupynumeric.T1"] == {"tasks": 3, "seconds": 2.5,
+                                        "why": {unfused.NOT_LIFTED: 3}}
+    text = format_stats({"tasks_seen": 50, "fused_seconds": 1.0, "unfused": report})
+    assert "ran unfused              43  2.750 s" in text
+    assert "fused seconds            1.000" in text
+    assert unfused.summary(report, kinds=1) == f"T1 3, 2.500 s ({unfused.NOT_LIFTED})"

@@ -175,7 +175,7 @@ class Config:
     sites: bool = setting(
         "LEGATE_FUSE_SITES", True, parse_switch,
         "1 builds at once, as cuPyNumeric does, the tasks of a program line whose tasks of that "
-        "kind were not fused (isclose, complex division, each copy of a concatenate); 0 "
+        "kind were not fused (isclose, complex functions, each copy of a concatenate); 0 "
         "records every task of a kind the lifting knows.",
     )
     payoff: bool = setting(

@@ -98,6 +98,7 @@ ANALYSIS = "tests/unit/test_analysis.py"
 SWITCHING = "tests/integration/test_payoff_switching.py"
 REPLAY = "tests/integration/test_replay.py"
 TASK_TIMES = "tests/integration/test_task_times.py"
+COMPLEX_ARITHMETIC = "tests/integration/test_complex_arithmetic.py"
 DISJOINT_VIEWS = "tests/integration/test_disjoint_views.py"
 AXIS_REDUCTIONS = "tests/integration/test_axis_reductions.py"
 
@@ -529,6 +530,25 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{TASK_TIMES}::test_timing_while_fusion_does_not_pay_keeps_every_task_behind_the_"
          "plugin",),
         "while tasks are timed the plugin never steps aside (its tasks would go untimed)"),
+    Mutation(
+        "complex-quotient-contracted-as-cupynumeric", "src/cpp/codegen/complex_float.cc",
+        "  const LF_T nx = LF_C_nan3(fmaLF_F(a, c, bd), c, a, bd);\n",
+        "  const LF_T nx = LF_C_nan3(a * c + bd, c, a, bd);\n",
+        (f"{COMPLEX_ARITHMETIC}::test_quotients_of_random_parts_of_every_magnitude",),
+        "a complex quotient contracts its products into fused multiply-adds as cuPyNumeric's "
+        "compiled division does"),
+    Mutation(
+        "complex-quotient-keeps-cupynumerics-nan", "src/cpp/codegen/complex_float.cc",
+        "  const LF_T ny = LF_C_nan3(fmaLF_F(-a, d, bc), d, a, bc);\n",
+        "  const LF_T ny = fmaLF_F(-a, d, bc);\n",
+        (f"{COMPLEX_ARITHMETIC}::test_binary_op_over_every_pair",),
+        "a complex quotient's NaN is the operand cuPyNumeric's instructions keep, unflipped"),
+    Mutation(
+        "complex-quotient-nan-operand-order", "src/cpp/codegen/complex_float.cc",
+        "  const LF_T bd = LF_C_nan2(b * d, d, b), bc = LF_C_nan2(b * c, c, b);\n",
+        "  const LF_T bd = LF_C_nan2(b * d, b, d), bc = LF_C_nan2(b * c, b, c);\n",
+        (f"{COMPLEX_ARITHMETIC}::test_binary_op_over_every_pair",),
+        "of two NaN operands, a complex quotient keeps the one cuPyNumeric's does"),
     Mutation(
         "complex-operations-compiled-apart", "src/cpp/codegen/complex_float.cc",
         '    "#define LF_OPAQUE static __attribute__((noipa))\\n"\n',

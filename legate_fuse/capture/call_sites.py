@@ -6,7 +6,7 @@ microseconds more than building it at once; that is repaid only when the task is
 tasks never are:
 
 - not lifted: an isclose (its tolerances are run-time values of another type than its
-  operands), a complex division;
+  operands), a complex function;
 - lifted but alone: a task every plan runs by itself, e.g. each copy of a `concatenate` (each
   writes another slice of the result), or an operation that divides by a reduction just held.
 

@@ -971,7 +971,8 @@ SETUP_READS = 1  # initial() reads a sum: the pool exists before the first state
 SELF_FUSING = frozenset({"where"})
 # The statements whose tasks on complex arrays are lifted.
 COMPLEX_LIFTED = frozenset({"negative", "copy", "to_int32", "to_int64", "to_float32", "to_float64",
-                            "to_bool", "add", "subtract", "multiply", "equal", "+=", "-=", "*="})
+                            "to_bool", "add", "subtract", "multiply", "true_divide", "equal", "+=",
+                            "-=", "*=", "/="})
 
 
 @dataclass
@@ -1132,7 +1133,7 @@ def _lifted(step: _Step, statement: Statement, before: dict[str, Value], state: 
     if any(not isinstance(x, numpy.ndarray) or x.dtype == numpy.float16 for x in arrays):
         return  # (float16 is not part of the model)
     if any(x.dtype.kind == "c" for x in arrays) and op not in COMPLEX_LIFTED:
-        return  # (complex division, functions and comparisons are not lifted)
+        return  # (complex functions and comparisons are not lifted)
     if result.shape != before[a].data.shape or result.size < 2:
         return  # one element: a Future, whose grouping has rules of its own
     if isinstance(b, str) and not _broadcasts(before[b].data.shape, result.shape):

@@ -1,6 +1,8 @@
 """complex64 and complex128 fused, against cuPyNumeric's own kernels bit for bit: arithmetic over
-every pair of a grid of parts where the formulas branch (zeros of both signs, infinities, NaN,
-the extremes where products overflow or underflow), comparisons, negation and conversions."""
+every pair of a grid of parts where the formulas branch (zeros of both signs, infinities, NaNs,
+the extremes where products overflow or underflow), comparisons, negation and conversions;
+quotients, also of random parts of every magnitude. NaN parts of both signs tell apart which
+NaN operand an operation keeps."""
 
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ def parts(dtype: str) -> list[float]:
     info = numpy.finfo(numpy.dtype(dtype).char.lower() if dtype == "complex64" else "float64")
     if dtype == "complex64":
         info = numpy.finfo(numpy.float32)
-    return [0.0, -0.0, 1.0, -2.5, 3.0, 0.1, numpy.inf, -numpy.inf, numpy.nan,
+    return [0.0, -0.0, 1.0, -2.5, 3.0, 0.1, numpy.inf, -numpy.inf, numpy.nan, -numpy.nan,
             float(info.max), float(-info.max), float(info.tiny), float(info.tiny) / 8,
             float(info.max) / 3, 1e-20]
 
@@ -40,7 +42,7 @@ def every_pair(dtype: str) -> tuple[numpy.ndarray, numpy.ndarray]:
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
 @pytest.mark.parametrize("dtype", COMPLEX)
-@pytest.mark.parametrize("op", ["add", "subtract", "multiply", "equal", "not_equal"])
+@pytest.mark.parametrize("op", ["add", "subtract", "multiply", "divide", "equal", "not_equal"])
 def test_binary_op_over_every_pair(session: Session, op: str, dtype: str) -> None:
     fn = getattr(cn, op)
 
@@ -58,6 +60,25 @@ def test_a_chain_of_complex_arithmetic(session: Session, dtype: str) -> None:
         return (a * b + a) * (b - 2) + a
 
     fused, unfused, _ = fused_and_unfused(session, program, *every_pair(dtype))
+    assert_same_bits(fused, unfused)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("dtype", COMPLEX)
+def test_quotients_of_random_parts_of_every_magnitude(session: Session, dtype: str) -> None:
+    """Ordinary quotients round as cuPyNumeric's do: its compiled division contracts products
+    and sums into fused multiply-adds, which moves the last bit of about one quotient in six
+    (found without them)."""
+    rng = numpy.random.default_rng(11)
+    wide = 120 if dtype == "complex128" else 30
+    raw = rng.normal(size=(4, 100_000)) * numpy.exp(rng.uniform(-wide, wide, size=(4, 100_000)))
+    a = (raw[0] + 1j * raw[1]).astype(dtype)
+    b = (raw[2] + 1j * raw[3]).astype(dtype)
+
+    def program(x: Any, y: Any) -> Any:
+        return (x * 1) / y  # a fused producer
+
+    fused, unfused, _ = fused_and_unfused(session, program, a, b)
     assert_same_bits(fused, unfused)
 
 

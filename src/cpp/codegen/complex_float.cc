@@ -38,10 +38,16 @@ const char* const kMake = R"(static inline LF_C LF_C_make(LF_T re, LF_T im)
 }
 )";
 
-// libcu++'s operator+, operator- and operator* of complex<T> (cuda/std/complex), for T = LF_T
-// with C library functions of suffix LF_F; LF_C names the struct. Products and sums are not
-// contracted into fused multiply-adds, as in cuPyNumeric's CPU build. Where both parts added
-// are NaN, cuPyNumeric's sum is the second one's (its compiled operand order), and so here.
+// libcu++'s operator+, operator-, operator* and operator/ of complex<T> (cuda/std/complex, CCCL
+// 3.0), for T = LF_T with C library functions of suffix LF_F; LF_C names the struct. Products
+// and sums are not contracted into fused multiply-adds, as in cuPyNumeric's CPU build, except in
+// the quotient, where cuPyNumeric's compiled code contracts them: a*c + b*d into fma(a, c, b*d),
+// b*c - a*d into fma(-a, d, b*c) and the denominator c*c + d*d into fma(c, c, d*d) (found by
+// comparing every such choice with cuPyNumeric's quotients: only this one gives all of them).
+// Where both parts added are NaN, cuPyNumeric's sum is the second one's (its compiled operand
+// order), and so here. In the quotient a NaN result takes the NaN operand cuPyNumeric's
+// instructions take (nan2, nan3: the first NaN of the operands in that order), measured the same
+// way on 124,976 quotients of special and random parts, each part of either sign.
 const char* const kTemplate = R"(LF_C LF_C_add(LF_C z, LF_C w)
 {
   return LF_C_make(isnan(w.re) ? w.re + w.re : z.re + w.re, isnan(w.im) ? w.im + w.im : z.im + w.im);
@@ -79,6 +85,48 @@ LF_C LF_C_multiply(LF_C z, LF_C w)
       const LF_T ac2 = a * c, bd2 = b * d, ad2 = a * d, bc2 = b * c;
       x = (LF_T)INFINITY * (ac2 - bd2);
       y = (LF_T)INFINITY * (ad2 + bc2);
+    }
+  }
+  return LF_C_make(x, y);
+}
+LF_T LF_C_nan2(LF_T v, LF_T p, LF_T q)
+{
+  return !isnan(v) ? v : isnan(p) ? p : isnan(q) ? q : v;
+}
+LF_T LF_C_nan3(LF_T v, LF_T p, LF_T q, LF_T r)
+{
+  return !isnan(v) ? v : isnan(p) ? p : isnan(q) ? q : isnan(r) ? r : v;
+}
+LF_C LF_C_divide(LF_C z, LF_C w)
+{
+  LF_T a = z.re, b = z.im, c = w.re, d = w.im;
+  int ilogbw = 0;
+  const LF_T logbw = logbLF_F(fmaxLF_F(fabsLF_F(c), fabsLF_F(d)));
+  if (isfinite(logbw)) {
+    ilogbw = (int)logbw;
+    c = scalbnLF_F(c, -ilogbw);
+    d = scalbnLF_F(d, -ilogbw);
+  }
+  const LF_T denom = fmaLF_F(c, c, d * d);
+  const LF_T bd = LF_C_nan2(b * d, d, b), bc = LF_C_nan2(b * c, c, b);
+  const LF_T nx = LF_C_nan3(fmaLF_F(a, c, bd), c, a, bd);
+  const LF_T ny = LF_C_nan3(fmaLF_F(-a, d, bc), d, a, bc);
+  LF_T x = scalbnLF_F(LF_C_nan2(nx / denom, nx, denom), -ilogbw);
+  LF_T y = scalbnLF_F(LF_C_nan2(ny / denom, ny, denom), -ilogbw);
+  if (isnan(x) && isnan(y)) {
+    if (denom == (LF_T)0 && (!isnan(a) || !isnan(b))) {
+      x = copysignLF_F((LF_T)INFINITY, c) * a;
+      y = copysignLF_F((LF_T)INFINITY, c) * b;
+    } else if ((isinf(a) || isinf(b)) && isfinite(c) && isfinite(d)) {
+      a = copysignLF_F(isinf(a) ? (LF_T)1 : (LF_T)0, a);
+      b = copysignLF_F(isinf(b) ? (LF_T)1 : (LF_T)0, b);
+      x = (LF_T)INFINITY * fmaLF_F(a, c, b * d);
+      y = (LF_T)INFINITY * fmaLF_F(-a, d, b * c);
+    } else if (isinf(logbw) && logbw > (LF_T)0 && isfinite(a) && isfinite(b)) {
+      c = copysignLF_F(isinf(c) ? (LF_T)1 : (LF_T)0, c);
+      d = copysignLF_F(isinf(d) ? (LF_T)1 : (LF_T)0, d);
+      x = (LF_T)0 * fmaLF_F(a, c, b * d);
+      y = (LF_T)0 * fmaLF_F(-a, d, b * c);
     }
   }
   return LF_C_make(x, y);
@@ -154,9 +202,7 @@ std::optional<std::string> complex_expression(const std::string& op, const std::
   if (out != ins[0]) {
     return std::nullopt;
   }
-  // (Not DIVIDE: cuPyNumeric's quotients of infinities and NaN differ from libcu++'s formula
-  // as its headers give it.)
-  for (const char* name : {"ADD", "SUBTRACT", "MULTIPLY"}) {
+  for (const char* name : {"ADD", "SUBTRACT", "MULTIPLY", "DIVIDE"}) {
     if (op == std::string("BINARY_OP.") + name) {
       std::string function = name;
       for (auto& c : function) {

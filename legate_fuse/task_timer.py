@@ -26,24 +26,32 @@ class TaskTimer:
 
     def run_unfused(self, library: str, task_id: int, submit: Callable[[], None]) -> None:
         """Submits a task that runs as its library built it, and charges its time to its
-        kind (even when it raises: it ran)."""
-        self._fence()
-        start = time.perf_counter()
-        try:
-            submit()
-            self._fence()
-        finally:
-            self._stats.unfused_seconds[library, task_id] += time.perf_counter() - start
+        kind."""
+        seconds = self._stats.unfused_seconds
+
+        def charge(spent: float) -> None:
+            seconds[library, task_id] += spent
+
+        self._time(submit, charge)
 
     def run_fused(self, submit: Callable[[], None]) -> None:
         """Submits a fused task, and adds its time to the fused launches' total."""
+
+        def charge(spent: float) -> None:
+            self._stats.fused_seconds += spent
+
+        self._time(submit, charge)
+
+    def _time(self, submit: Callable[[], None], charge: Callable[[float], None]) -> None:
+        """Charges the seconds from the end of everything submitted before to the end of
+        `submit`'s task, even when it raises (the task ran)."""
         self._fence()
         start = time.perf_counter()
         try:
             submit()
             self._fence()
         finally:
-            self._stats.fused_seconds += time.perf_counter() - start
+            charge(time.perf_counter() - start)
 
     def _fence(self) -> None:
         self._runtime().issue_execution_fence(block=True)

@@ -20,6 +20,7 @@ from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.counters import Stats
 from legate_fuse.lift import runtime_scalar
+from legate_fuse.lift.base import machine_has_gpus
 from legate_fuse.plan.kernel_spec import (
     ROLE_INPUT,
     FusedKernel,
@@ -203,11 +204,9 @@ def make_fuser(stats: Stats, cache_dir: str, compiler: str, runtime: Callable[[]
                warn: Callable[[str], None], packed_futures: PackedFutures,
                log_kernels: bool, clock: StageClock | None = None,
                timer: TaskTimer | None = None) -> Fuser:
-    from legate.core import TaskTarget, get_machine
-
     cpu = KernelCompiler(Path(cache_dir) / "kernels", compiler, warn)
     gpu = None
-    if get_machine().count(TaskTarget.GPU) > 0:
+    if machine_has_gpus():
         from legate_fuse.backend.nvrtc import DEFAULT_ARCH, PtxCompiler
 
         gpu = PtxCompiler(Path(cache_dir) / "kernels", _tasks.cuda_device_arch() or DEFAULT_ARCH,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from legate_fuse import _core
@@ -82,3 +83,13 @@ def _argument_of(record: TaskRecord, store_id: int) -> int | None:
         if id(arg.store) == store_id:
             return index
     return None
+
+
+@cache
+def machine_has_gpus() -> bool:
+    """Whether Legate runs tasks on GPUs here: the backend then builds each kernel for them too,
+    and the dtypes whose kernels model cuPyNumeric's CPU kernels only stay unfused. Asked once:
+    Legate's machine does not change while a program runs."""
+    from legate.core import TaskTarget, get_machine
+
+    return bool(get_machine().count(TaskTarget.GPU) > 0)

@@ -24,6 +24,7 @@ from legate_fuse.lift.base import (
     LiftedArg,
     LiftedTask,
     constraints_align,
+    machine_has_gpus,
 )
 
 LIBRARY_NAME = "cupynumeric"
@@ -227,14 +228,6 @@ _EXPECTED = {
 # instructions and complex numbers with libcu++'s device code, not checked against them.
 COMPLEX_DTYPES = frozenset({"complex64", "complex128"})
 CPU_ONLY_DTYPES = frozenset({"float16", *COMPLEX_DTYPES})
-
-
-@cache
-def machine_has_gpus() -> bool:
-    """Whether Legate runs tasks on GPUs here: CPU_ONLY_DTYPES then stay unfused."""
-    from legate.core import TaskTarget, get_machine
-
-    return bool(get_machine().count(TaskTarget.GPU) > 0)
 
 
 @cache

@@ -512,6 +512,19 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_any_and_all_of_complex_values_are_left_to_cupynumeric",),
         "any and all of complex values are left to cuPyNumeric"),
     Mutation(
+        "row-folds-stored-back", "src/cpp/codegen/c_renderer.cc",
+        '        out << "      " << row_element(arg) << " = racc" << r << ";\\n";\n',
+        '        out << "      ;\\n";\n',
+        (AXIS_REDUCTIONS,),
+        "a row folded into a local variable (a reduction along the last axis) stores it back"),
+    Mutation(
+        "row-folds-start-from-the-element", "src/cpp/codegen/c_renderer.cc",
+        '            << row_element(arg) << ";\\n";\n',
+        '            << "0;\\n";\n',
+        (AXIS_REDUCTIONS,),
+        "a row folded into a local variable starts from the element's value (its identity, or "
+        "what an earlier row of another block folded)"),
+    Mutation(
         "tasks-run-as-built-untimed", "legate_fuse/backend/fuser.py",
         "        counts, timer = self.stats.unfused, self.timer\n",
         "        counts, timer = self.stats.unfused, None\n",

@@ -88,8 +88,11 @@ class Renderer {
           << "  const int64_t st" << a << " = ndim > 0 ? arrays[" << a
           << "].strides[ndim - 1] : 0;\n";
     }
-    out << "  const int contiguous = " << contiguous_condition() << ";\n"
-        << "  for (int64_t o = 0; o < outer; ++o) {\n";
+    out << "  const int contiguous = " << contiguous_condition() << ";\n";
+    if (folds_arrays()) {
+      out << "  const int into_row_element = " << into_row_element_condition() << ";\n";
+    }
+    out << "  for (int64_t o = 0; o < outer; ++o) {\n";
     if (uses_index(spec_)) {
       out << "    const int64_t lf_row_start = lf_origin + o * inner;\n";
     }
@@ -105,6 +108,9 @@ class Renderer {
       out << "      for (int64_t i = 0; i < inner; ++i) {\n";
       write_element_body(out, spec_, "        ", contiguous, fold_in_place());
       out << "      }\n";
+    }
+    if (folds_arrays()) {
+      write_fold_into_row_element(out, contiguous);
     }
     out << "    } else {\n"
         << "      for (int64_t i = 0; i < inner; ++i) {\n";
@@ -161,12 +167,71 @@ class Renderer {
   [[nodiscard]] ArrayFold fold_in_place() const
   {
     return [this](std::size_t r, const std::string& element, const std::string& value) {
-      const auto& red = spec_.reductions[r];
-      return element + " = " +
-             require_rendering(reduction_combine(red.op, arg_dtype(red.arg), element, value),
-                               red.op) +
-             ";";
+      return fold_statement(r, element, value);
     };
+  }
+
+  // `target = target <reduction r> value;`
+  [[nodiscard]] std::string fold_statement(std::size_t r, const std::string& target,
+                                           const std::string& value) const
+  {
+    const auto& red = spec_.reductions[r];
+    return target + " = " +
+           require_rendering(reduction_combine(red.op, arg_dtype(red.arg), target, value), red.op) +
+           ";";
+  }
+
+  [[nodiscard]] bool folds_arrays() const
+  {
+    for (std::size_t r = 0; r < spec_.reductions.size(); ++r) {
+      if (is_array_reduction(spec_, r)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // Rows along which every array reduction folds into one element (a reduction along the last
+  // axis: its target's row stride is 0) while the other arrays are contiguous.
+  [[nodiscard]] std::string into_row_element_condition() const
+  {
+    std::string condition = "1";
+    for (std::size_t a = 0; a < spec_.args.size(); ++a) {
+      if (!strided(a)) {
+        continue;
+      }
+      const bool folded = spec_.args[a].role == ArgSpec::Role::Reduction;
+      condition += " && st" + std::to_string(a) + " == " +
+                   (folded ? "0" : "(int64_t)sizeof(" + memory_type_of(spec_.args[a].dtype) + ")");
+    }
+    return condition;
+  }
+
+  // Such a row folds into a local variable per reduction, stored once after the row: the same
+  // folds in the same order as folding into memory (so the same result), without each fold
+  // waiting for the store of the one before it.
+  void write_fold_into_row_element(std::ostringstream& out, const ElementAccess& contiguous) const
+  {
+    out << "    } else if (into_row_element) {\n";
+    for (std::size_t r = 0; r < spec_.reductions.size(); ++r) {
+      if (is_array_reduction(spec_, r)) {
+        const auto arg = static_cast<std::size_t>(spec_.reductions[r].arg);
+        out << "      " << c_type_of(spec_.args[arg].dtype) << " racc" << r << " = "
+            << row_element(arg) << ";\n";
+      }
+    }
+    out << "      for (int64_t i = 0; i < inner; ++i) {\n";
+    write_element_body(out, spec_, "        ", contiguous,
+                       [this](std::size_t r, const std::string&, const std::string& value) {
+                         return fold_statement(r, "racc" + std::to_string(r), value);
+                       });
+    out << "      }\n";
+    for (std::size_t r = 0; r < spec_.reductions.size(); ++r) {
+      if (is_array_reduction(spec_, r)) {
+        const auto arg = static_cast<std::size_t>(spec_.reductions[r].arg);
+        out << "      " << row_element(arg) << " = racc" << r << ";\n";
+      }
+    }
   }
 
   [[nodiscard]] std::string contiguous_condition() const
@@ -179,6 +244,12 @@ class Renderer {
       }
     }
     return condition;
+  }
+
+  // The one element a row folds into.
+  [[nodiscard]] std::string row_element(std::size_t arg) const
+  {
+    return "(*(" + memory_type_of(spec_.args[arg].dtype) + "*)p" + std::to_string(arg) + ")";
   }
 
   [[nodiscard]] std::string element(std::size_t arg, bool contiguous) const

@@ -512,6 +512,13 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_any_and_all_of_complex_values_are_left_to_cupynumeric",),
         "any and all of complex values are left to cuPyNumeric"),
     Mutation(
+        "integer-true-division-in-double", "src/cpp/codegen/c_ops.cc",
+        '    return "((double)" + x[0] + " / (double)" + x[1] + ")";\n',
+        '    return "((double)" + x[0] + " / (float)" + x[1] + ")";\n',
+        ("tests/integration/test_fused_ops.py::"
+         "test_true_division_of_integers_and_bools_in_a_chain",),
+        "integers divide into float64 with both operands converted to double"),
+    Mutation(
         "row-folds-stored-back", "src/cpp/codegen/c_renderer.cc",
         '        out << "      " << row_element(arg) << " = racc" << r << ";\\n";\n',
         '        out << "      ;\\n";\n',

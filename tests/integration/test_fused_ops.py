@@ -160,6 +160,22 @@ def test_integer_division_in_a_chain(session: Session, op: str, dtype: str) -> N
     assert_same_bits(fused, unfused)
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # divisions by zero
+@pytest.mark.parametrize("dtype", [*INTS, "bool"])
+def test_true_division_of_integers_and_bools_in_a_chain(session: Session, dtype: str) -> None:
+    """a / b of integers (and bools) is float64, computed by cuPyNumeric as (double)a / b: zero
+    divisors included (infinities and NaN), and 64-bit values rounded to double first."""
+    x = special_values(dtype)
+    y = numpy.roll(special_values(dtype), 5)
+
+    def program(a: Any, b: Any) -> Any:
+        return cn.true_divide(a & a, b) + 1.0  # fused between a producer and a consumer
+
+    fused, unfused, launches = fused_and_unfused(session, program, x, y)
+    assert launches >= 1 and fused.dtype == numpy.float64
+    assert_same_bits(fused, unfused)
+
+
 @pytest.mark.parametrize(("src", "dst"), [(s, d) for s in FLOATS + INTS + ("bool",)
                                           for d in FLOATS + INTS + ("bool",) if s != d])
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")

@@ -94,6 +94,11 @@ std::optional<std::string> binary(const std::string& name, const std::string& ou
     if (auto e = comparison(name, x)) return e;
     if (auto e = logical(name, x)) return e;
   }
+  // cuPyNumeric divides integers and bools as NumPy does, into float64: static_cast<double>(a)
+  // / b (b converted to double for the division).
+  if (name == "DIVIDE" && out == "float64" && (is_integer(t) || t->kind == 'b')) {
+    return "((double)" + x[0] + " / (double)" + x[1] + ")";
+  }
   if (out != in) {
     return std::nullopt;
   }

@@ -42,9 +42,12 @@ class Session:
         self.stats = Stats()
         self.clock = StageClock(self.stats.stage_seconds, config.profile)
         self.stats.timed = config.time_tasks
+
+        def legate_runtime() -> Any:  # Legate's own, behind the proxy once it is installed
+            return self.runtime_proxy.unwrapped
+
         # Waits for each task run unfused and each fused launch, to time it (None: not timed).
-        self.task_timer = (TaskTimer(self.stats, lambda: self.runtime_proxy.unwrapped)
-                           if config.time_tasks else None)
+        self.task_timer = TaskTimer(self.stats, legate_runtime) if config.time_tasks else None
         self.tracker = ArrayTracker()
         # Stores over memory the program owns (NumPy buffers): a task writing one runs at once.
         self.external = ExternalMemory(root_key, lambda: set(self.tracker.live_roots()))
@@ -52,7 +55,7 @@ class Session:
         self.call_sites = CallSites(self.stats, config.sites)
         self.runner = WindowRunner(config, self.stats, self.clock, self.tracker, self.call_sites,
                                    self.packed_futures, self.warn_once,
-                                   lambda: self.runtime_proxy.unwrapped, self.task_timer)
+                                   legate_runtime, self.task_timer)
         self.window = Window(config.window_size, self.stats, self.runner.execute_window,
                              self.runner.choose_cut)
         self.runner.window = self.window

@@ -80,16 +80,17 @@ def report(counts: Counter[Key], task_name: Callable[[str, int], str],
     many; most tasks first. With `seconds` (LEGATE_FUSE_TIME_TASKS=1, by library and task
     id), each kind also has its tasks' seconds, and the kinds come longest first."""
     kinds: dict[str, dict[str, Any]] = {}
+
+    def entry_of(library: str, task_id: int) -> dict[str, Any]:
+        return kinds.setdefault(task_name(library, task_id),
+                                {"tasks": 0, "seconds": 0.0, "why": Counter()})
+
     for (library, task_id, reason), count in counts.items():
-        entry = kinds.setdefault(task_name(library, task_id),
-                                 {"tasks": 0, "seconds": 0.0, "why": Counter()})
+        entry = entry_of(library, task_id)
         entry["tasks"] += count
         entry["why"][reason] += count
-    if seconds is not None:
-        for (library, task_id), spent in seconds.items():
-            entry = kinds.setdefault(task_name(library, task_id),
-                                     {"tasks": 0, "seconds": 0.0, "why": Counter()})
-            entry["seconds"] += spent
+    for (library, task_id), spent in (seconds or {}).items():
+        entry_of(library, task_id)["seconds"] += spent
     ordered = sorted(kinds.items(), key=lambda item: (
         -item[1]["seconds"] if seconds is not None else 0, -item[1]["tasks"], item[0]))
     return {name: {"tasks": entry["tasks"],
@@ -105,12 +106,12 @@ def format_report(unfused: dict[str, Any], aside_seconds: float = 0.0) -> list[s
         return []
     total = sum(entry["tasks"] for entry in unfused.values())
     timed = any("seconds" in entry for entry in unfused.values())
-    seconds = (f"  {sum(entry['seconds'] for entry in unfused.values()):.3f} s"
-               if timed else "")
-    lines = [f"  {'ran unfused':<24} {total:,}{seconds}"]
+    total_seconds = (f"  {sum(entry['seconds'] for entry in unfused.values()):.3f} s"
+                     if timed else "")
+    lines = [f"  {'ran unfused':<24} {total:,}{total_seconds}"]
     for name, entry in unfused.items():
-        seconds = f"  {entry['seconds']:8.3f} s" if timed else ""
-        lines.append(f"    {name:<30} {entry['tasks']:>8,}{seconds}")
+        kind_seconds = f"  {entry['seconds']:8.3f} s" if timed else ""
+        lines.append(f"    {name:<30} {entry['tasks']:>8,}{kind_seconds}")
         for reason, count in entry["why"].items():
             lines.append(f"      {count:>8,}  {reason}")
     if aside_seconds:

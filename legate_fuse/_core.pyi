@@ -139,6 +139,9 @@ class Plan(metaclass=_Pybind11Type):
     @property
     def group_bytes(self) -> list[int]:
         """Per group: the bytes not allocated, of this window's shapes."""
+    @property
+    def shared_storage(self) -> list[tuple[int, int]]:
+        """(store, owner): each store runs in the memory of its owner, dead before it."""
     def describe(self) -> str: ...
 
 class TaskEncoding(metaclass=_Pybind11Type):

@@ -95,6 +95,7 @@ FAIL_CLOSED = "tests/integration/test_fail_closed.py"
 EXTERNAL = "tests/integration/test_external_memory.py"
 MULTI_CPU = "tests/integration/test_multi_cpu.py"
 ANALYSIS = "tests/unit/test_analysis.py"
+SHARING = "tests/unit/test_shared_storage.py"
 SWITCHING = "tests/integration/test_payoff_switching.py"
 REPLAY = "tests/integration/test_replay.py"
 TASK_TIMES = "tests/integration/test_task_times.py"
@@ -349,6 +350,59 @@ MUTATIONS: tuple[Mutation, ...] = (
         "      if (false && moved > 0) {\n",
         ("tests/unit/test_group_moves.py",),
         "tasks that only feed the task closing a group start the next group with it"),
+    Mutation(
+        "shared-memory-of-dead-arrays-only", "src/cpp/analysis/storage_sharing.cc",
+        "use.first_access_writes && !window.root_live[root];",
+        "use.first_access_writes;",
+        (f"{SHARING}::test_an_array_the_program_holds_keeps_its_memory",
+         "tests/integration/test_shared_storage.py::test_an_update_the_program_holds_keeps_its_"
+         "values"),
+        "an array the program reaches neither takes nor gives memory (share_storage)"),
+    Mutation(
+        "shared-memory-first-access-writes", "src/cpp/analysis/storage_sharing.cc",
+        "          use.first_access_writes = writes && !other;\n",
+        "          use.first_access_writes = true;\n",
+        (f"{SHARING}::test_an_array_whose_first_access_reads_it_keeps_its_memory",),
+        "an array whose first access in the window reads it keeps its memory (share_storage)"),
+    Mutation(
+        "shared-memory-opaque-tasks-pin", "src/cpp/analysis/storage_sharing.cc",
+        "      pin_roots(window, group.tasks, uses);\n",
+        "",
+        (f"{SHARING}::test_an_array_an_opaque_task_touches_keeps_its_memory",),
+        "an array a task built at once touches keeps its memory (share_storage)"),
+    Mutation(
+        "shared-memory-free-after-last-group", "src/cpp/analysis/storage_sharing.cc",
+        "      ending[static_cast<std::size_t>(use.last_group)].push_back(root);\n",
+        "      ending[static_cast<std::size_t>(std::max(use.first_group, use.last_group - 1))]"
+        ".push_back(root);\n",
+        (f"{SHARING}::test_memory_is_free_only_after_the_group_of_its_last_access",),
+        "memory is handed on only after the group of its last access (share_storage)"),
+    Mutation(
+        "shared-memory-whole-arrays", "src/cpp/analysis/storage_sharing.cc",
+        "        if (!ref.whole || ref.future) {\n",
+        "        if (ref.future) {\n",
+        (f"{SHARING}::test_an_array_seen_through_a_view_keeps_its_memory",),
+        "only arrays seen whole, through one view, share memory (share_storage)"),
+    Mutation(
+        "shared-memory-same-shape", "src/cpp/analysis/storage_sharing.cc",
+        "    return std::make_pair(ref.shape_class, ref.dtype_class);\n",
+        "    return std::make_pair(0, ref.dtype_class);\n",
+        (f"{SHARING}::test_only_memory_of_the_same_shape_and_type_is_shared",),
+        "memory is shared only between arrays of one shape and type (share_storage)"),
+    Mutation(
+        "shared-memory-rebuilt-tasks", "legate_fuse/capture/lazy_task.py",
+        " | (record.storage or {})\n",
+        "\n",
+        ("tests/integration/test_shared_storage.py::test_an_in_place_stencil_runs_its_updates_"
+         "in_one_memory",),
+        "a task run as built takes the stores the plan gave the window (replay)"),
+    Mutation(
+        "shared-memory-lazy-tasks-only", "legate_fuse/backend/shared_storage.py",
+        "    if any(not record.lazy or type(record.task) is not BuildAndExecute for record in "
+        "touching):\n",
+        "    if False:\n",
+        (f"{SHARING}::test_a_task_built_with_its_stores_keeps_every_store_as_given",),
+        "a window whose task cannot be rebuilt keeps every store as given (launch_stores)"),
     Mutation(
         "plan-cache-keys-emptiness", "src/cpp/analysis/analyzer.cc",
         "    key.push_back(store.empty ? 1 : 0);\n",

@@ -16,6 +16,7 @@ from legate_fuse import _core, _tasks, unfused
 from legate_fuse.backend.compiler import CompileError, KernelCache
 from legate_fuse.backend.cpu_kernels import KernelCompiler
 from legate_fuse.backend.launch import build_fused_task
+from legate_fuse.backend.shared_storage import launch_stores
 from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.counters import Stats
@@ -70,9 +71,10 @@ class Fuser:
         what ran unfused)."""
         first_error: BaseException | None = None
         group_bytes = planned.plan.group_bytes  # of this window's shapes
+        stores = launch_stores(planned, self.stats)
         for step, bytes_not_allocated in zip(planned.steps, group_bytes, strict=True):
             if step.kind == "fused":
-                if self._launch(planned, step, bytes_not_allocated):
+                if self._launch(planned, stores, step, bytes_not_allocated):
                     for t in (*step.tasks, *step.dead_tasks):
                         done[t] = True
                     continue
@@ -85,8 +87,10 @@ class Fuser:
             first_error = first_error or error
         return first_error
 
-    def _launch(self, planned: PlannedWindow, step: Step, bytes_not_allocated: int) -> bool:
-        """Builds and submits the step's fused task; False (nothing submitted) on failure."""
+    def _launch(self, planned: PlannedWindow, stores: Sequence[Any], step: Step,
+                bytes_not_allocated: int) -> bool:
+        """Builds and submits the step's fused task, with the window's `stores` by number;
+        False (nothing submitted) on failure."""
         # One stage around it all: the clock's own time, charged at every change of stage, is
         # not spent twice per launch.
         with self.clock.stage("launch"):
@@ -97,7 +101,6 @@ class Fuser:
                 if kernel.kernel_id not in self._kernels:  # (a stage only when there is work)
                     with self.clock.stage("kernel"):
                         self._register(kernel)
-                stores = planned.stores
                 # Plain tuples in KernelArg's order: built for every argument of every launch.
                 args = [(stores[store], role, redop) for store, role, redop in step.args]
                 scalars = b"".join(runtime_scalar(planned.records[task], index)

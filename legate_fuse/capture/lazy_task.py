@@ -245,7 +245,7 @@ def replay(record: TaskRecord, provenance: str, create: Callable[[], Any]
            ) -> tuple[Any, list[Any]]:
     """The task `create()` returns, given the recorded calls in order under `provenance`, and
     its real partition variables."""
-    stores = {id(arg.store): arg.store for arg in record.args}
+    stores = {id(arg.store): arg.store for arg in record.args} | (record.storage or {})
     variables: list[Any] = []
     with legate_scope()(provenance=provenance):
         task = create()

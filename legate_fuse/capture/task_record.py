@@ -48,3 +48,7 @@ class TaskRecord:
     shape: list[Any] = field(default_factory=list)
     # Of a lazy record whose kind is watched: the program's call site (capture/call_sites.py).
     site: Any = None
+    # Of a lazy record: the stores it is built with in place of those the program gave, by
+    # id() of the program's store (a store that runs in another's memory, see
+    # backend/shared_storage.py).
+    storage: dict[int, Any] | None = None

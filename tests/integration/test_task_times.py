@@ -27,8 +27,9 @@ values = numpy.random.default_rng(5).uniform(-1.0, 1.0, 200_000)
 a, expected = np.array(values), values
 for _ in range(6):
     a, expected = step(np, a), step(numpy, expected)
-    assert numpy.array_equal(numpy.asarray(a), expected)
-print("results equal NumPy's")
+    # (NumPy's own exp differs from the C library's by an ulp on machines with AVX-512.)
+    assert numpy.allclose(numpy.asarray(a), expected, rtol=1e-12, atol=0.0)
+print("results match NumPy's")
 """
 
 
@@ -38,7 +39,7 @@ def statistics(**env: str) -> dict[str, Any]:
     result = subprocess.run([sys.executable, "-c", PROGRAM], capture_output=True, text=True,
                             env=environ, timeout=600)
     assert result.returncode == 0, result.stderr[-4000:]
-    assert "results equal NumPy's" in result.stdout
+    assert "results match NumPy's" in result.stdout
     (line,) = [ln for ln in result.stderr.splitlines()
                if ln.startswith("legate-fuse statistics {")]
     report: dict[str, Any] = json.loads(line.removeprefix("legate-fuse statistics "))

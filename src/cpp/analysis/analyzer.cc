@@ -2,6 +2,7 @@
 
 #include "analysis/grouping.h"
 #include "analysis/kernel_builder.h"
+#include "analysis/storage_sharing.h"
 #include "analysis/temporaries.h"
 
 namespace legate_fuse::analysis {
@@ -9,7 +10,7 @@ namespace legate_fuse::analysis {
 std::vector<std::int64_t> signature(const ir::Window& window)
 {
   std::vector<std::int64_t> key;
-  key.reserve(window.stores.size() * 7 + window.tasks.size() * 12 + window.root_live.size() + 2);
+  key.reserve(window.stores.size() * 8 + window.tasks.size() * 12 + window.root_live.size() + 2);
   key.push_back(static_cast<std::int64_t>(window.stores.size()));
   for (const auto& store : window.stores) {
     // Every fact of a store the legality rules read (an empty store never fuses).
@@ -19,6 +20,7 @@ std::vector<std::int64_t> signature(const ir::Window& window)
     key.push_back(store.view);
     key.push_back(store.shape_class);
     key.push_back(store.dtype_class);
+    key.push_back(store.whole ? 1 : 0);
   }
   key.push_back(static_cast<std::int64_t>(window.tasks.size()));
   for (const auto& task : window.tasks) {
@@ -52,6 +54,7 @@ Plan plan_window(const ir::Window& window)
 {
   Plan plan = group_tasks(window);
   resolve_liveness(window, plan);
+  share_storage(window, plan);
   return plan;
 }
 

@@ -63,6 +63,9 @@ std::string describe(const Plan& plan, const std::vector<std::int64_t>& group_by
     }
     out << " -- ended: " << group.end_reason << "\n";
   }
+  for (const auto& shared : plan.shared_storage) {
+    out << "store " << shared.store << " runs in the memory of store " << shared.owner << "\n";
+  }
   return out.str();
 }
 

@@ -44,8 +44,17 @@ struct Group {
   std::vector<std::pair<std::int32_t, std::int32_t>> scalar_sources;
 };
 
+// A store that runs in the memory of another (its owner): see storage_sharing.h.
+struct SharedStorage {
+  std::int32_t store{};
+  std::int32_t owner{};
+};
+
 struct Plan {
   std::vector<Group> groups;
+  // Stores written and read only inside the window that take the memory of a store dead
+  // before them, in the order of their first access.
+  std::vector<SharedStorage> shared_storage;
   // The number the analyzer's plan cache gave this plan (-1: not cached): equal numbers, the
   // same groups, kernels and arguments, so what a launch derives from a plan can be kept by it.
   // Never reused in a process, even after the cache is cleared.

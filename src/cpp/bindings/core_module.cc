@@ -149,6 +149,17 @@ void bind_plan(py::module_& m)
       .def_property_readonly("cache_id",
                              [](const Analyzer::Result& result) { return result.plan->cache_id; })
       .def_readonly("group_bytes", &Analyzer::Result::group_bytes)
+      // (store, owner) pairs: each store runs in the memory of its owner, a store of the window
+      // dead before it (analysis/storage_sharing.h).
+      .def_property_readonly("shared_storage",
+                             [](const Analyzer::Result& result) {
+                               std::vector<std::pair<std::int32_t, std::int32_t>> pairs;
+                               pairs.reserve(result.plan->shared_storage.size());
+                               for (const auto& shared : result.plan->shared_storage) {
+                                 pairs.emplace_back(shared.store, shared.owner);
+                               }
+                               return pairs;
+                             })
       .def("describe", [](const Analyzer::Result& result) {
         return legate_fuse::analysis::describe(*result.plan, result.group_bytes);
       });

@@ -250,8 +250,25 @@ Window build_window(const std::vector<std::string>& descriptions,
       ref.dtype_class = dtypes(store);
       ref.bytes       = desc->volume() * static_cast<std::int64_t>(dtype_size(desc->dtype));
       ref.empty       = !ref.value && desc->volume() == 0;
+      ref.whole       = desc->kind == StoreDesc::Kind::Region && desc->transform.empty() &&
+                        desc->level == 0 && !ref.empty;
     }
     window.stores.push_back(std::move(ref));
+  }
+  // An array seen through two views (two stores of one root, not equal) has no whole store.
+  std::vector<std::int32_t> view_of_root(static_cast<std::size_t>(roots.size()), -1);
+  std::vector<bool> one_view(static_cast<std::size_t>(roots.size()), true);
+  for (const auto& ref : window.stores) {
+    if (ref.known) {
+      auto& seen = view_of_root[static_cast<std::size_t>(ref.root)];
+      if (seen >= 0 && seen != ref.view) {
+        one_view[static_cast<std::size_t>(ref.root)] = false;
+      }
+      seen = ref.view;
+    }
+  }
+  for (auto& ref : window.stores) {
+    ref.whole = ref.whole && one_view[static_cast<std::size_t>(ref.root)];
   }
   // Liveness is known per array (its root); every memory class of a live root is live.
   std::vector<bool> array_live(static_cast<std::size_t>(roots.size()), false);

@@ -35,6 +35,10 @@ struct StoreRef {
   std::string dtype;     // Legate's name of the element type
   std::int64_t bytes{};  // of the elements this view addresses
   bool empty{};          // partitioned (not 0-d) and addressing no element
+  // A region-backed store over the whole of its array (no transform, no slice of its
+  // storage), the only view of that array in the window: its memory can be handed to another
+  // such store once it is dead (analysis/storage_sharing.h).
+  bool whole{};
   std::string description;
 };
 

@@ -1,0 +1,132 @@
+#include "analysis/storage_sharing.h"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace legate_fuse::analysis {
+namespace {
+
+struct RootUse {
+  std::int32_t first_group{-1};
+  std::int32_t last_group{-1};
+  bool shareable{true};
+  bool first_access_writes{};
+  std::int32_t store{-1};  // the first store of the root in the window
+};
+
+// Marks every root a list of tasks touches as not shareable.
+void pin_roots(const ir::Window& window, const std::vector<std::int32_t>& tasks,
+               std::vector<RootUse>& uses)
+{
+  for (const auto task : tasks) {
+    for (const auto& arg : window.tasks[static_cast<std::size_t>(task)].args) {
+      const auto root = window.stores[static_cast<std::size_t>(arg.store)].root;
+      if (root >= 0) {
+        uses[static_cast<std::size_t>(root)].shareable = false;
+      }
+    }
+  }
+}
+
+// First and last group of each root, whether its first access writes it whole without reading
+// it, and whether anything rules it out.
+std::vector<RootUse> root_uses(const ir::Window& window, const Plan& plan)
+{
+  std::vector<RootUse> uses(static_cast<std::size_t>(window.num_roots));
+  for (std::int32_t g = 0; g < static_cast<std::int32_t>(plan.groups.size()); ++g) {
+    const auto& group = plan.groups[static_cast<std::size_t>(g)];
+    pin_roots(window, group.dead_tasks, uses);
+    if (group.kind == Group::Kind::Opaque) {
+      pin_roots(window, group.tasks, uses);
+      continue;
+    }
+    for (const auto store : group.temporaries) {
+      const auto root = window.stores[static_cast<std::size_t>(store)].root;
+      if (root >= 0) {
+        uses[static_cast<std::size_t>(root)].shareable = false;
+      }
+    }
+    for (const auto task : group.tasks) {
+      const auto& args = window.tasks[static_cast<std::size_t>(task)].args;
+      for (const auto& arg : args) {
+        const auto& ref = window.stores[static_cast<std::size_t>(arg.store)];
+        if (!ref.known) {
+          continue;
+        }
+        auto& use = uses[static_cast<std::size_t>(ref.root)];
+        if (!ref.whole || ref.future) {
+          use.shareable = false;
+        }
+        if (use.first_group < 0) {  // this task is the first to touch the root
+          use.first_group = g;
+          use.store       = arg.store;
+          bool writes = false, other = false;
+          for (const auto& same : args) {
+            if (window.stores[static_cast<std::size_t>(same.store)].root == ref.root) {
+              (same.privilege == ir::Privilege::Write ? writes : other) = true;
+            }
+          }
+          use.first_access_writes = writes && !other;
+        }
+        use.last_group = g;
+      }
+    }
+  }
+  for (std::size_t root = 0; root < uses.size(); ++root) {
+    auto& use     = uses[root];
+    use.shareable = use.shareable && use.first_access_writes && !window.root_live[root];
+  }
+  return uses;
+}
+
+}  // namespace
+
+void share_storage(const ir::Window& window, Plan& plan)
+{
+  const auto uses = root_uses(window, plan);
+  // Per root, the store whose memory it runs in; memory free for reuse, by shape and type.
+  std::vector<std::int32_t> owner(uses.size(), -1);
+  std::map<std::pair<std::int32_t, std::int32_t>, std::vector<std::int32_t>> free_memory;
+  std::vector<std::vector<std::int32_t>> starting(plan.groups.size()), ending(plan.groups.size());
+  for (std::int32_t root = 0; root < static_cast<std::int32_t>(uses.size()); ++root) {
+    const auto& use = uses[static_cast<std::size_t>(root)];
+    if (use.shareable) {
+      starting[static_cast<std::size_t>(use.first_group)].push_back(root);
+      ending[static_cast<std::size_t>(use.last_group)].push_back(root);
+    }
+  }
+  const auto kind_of = [&](std::int32_t root) {
+    const auto& ref = window.stores[static_cast<std::size_t>(uses[root].store)];
+    return std::make_pair(ref.shape_class, ref.dtype_class);
+  };
+  for (std::size_t g = 0; g < plan.groups.size(); ++g) {
+    for (const auto root : starting[g]) {
+      auto& free = free_memory[kind_of(root)];
+      if (free.empty()) {
+        owner[static_cast<std::size_t>(root)] = uses[static_cast<std::size_t>(root)].store;
+      } else {  // the memory freed last: the likeliest still in cache
+        owner[static_cast<std::size_t>(root)] = free.back();
+        free.pop_back();
+      }
+    }
+    // Free only after this group's new roots are placed: a root ending here is still in use
+    // by the group's own task.
+    for (const auto root : ending[g]) {
+      free_memory[kind_of(root)].push_back(owner[static_cast<std::size_t>(root)]);
+    }
+  }
+  for (std::int32_t store = 0; store < static_cast<std::int32_t>(window.stores.size()); ++store) {
+    const auto& ref = window.stores[static_cast<std::size_t>(store)];
+    if (!ref.known) {
+      continue;
+    }
+    const auto mine = owner[static_cast<std::size_t>(ref.root)];
+    if (mine >= 0 && mine != uses[static_cast<std::size_t>(ref.root)].store) {
+      plan.shared_storage.push_back(SharedStorage{store, mine});
+    }
+  }
+}
+
+}  // namespace legate_fuse::analysis

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "analysis/plan.h"
+#include "ir/window.h"
+
+namespace legate_fuse::analysis {
+
+// Hands the memory of arrays the window is done with to arrays it creates later
+// (plan.shared_storage), as Legate does when a program frees an array before making the next.
+//
+// Held in a window, every array a task writes stays referenced until the window runs, so
+// Legate gives each its own field and each field its own memory: an in-place stencil whose
+// update is copied back through a named temporary made one new array per iteration, and every
+// fused launch faulted in fresh pages (Legate, unfused, reuses the field of the array freed
+// one statement earlier, its memory already mapped). Here an array whose every access lies in
+// the window takes the memory of one of its shape and type whose accesses all ended in an
+// earlier group, as a register allocator's linear scan reuses registers.
+//
+// A store takes part only when nothing outside the plan can tell: it is whole (ir::StoreRef),
+// not live after the window, touched only by tasks the plan launches (no opaque task, already
+// built with its stores, and no dead task), not a temporary, and its first access writes all of
+// it without reading it. Its contents before the window are then never read, and after its
+// last access never again; Legate orders the next owner's first write after the last access.
+void share_storage(const ir::Window& window, Plan& plan);
+
+}  // namespace legate_fuse::analysis

@@ -1,0 +1,122 @@
+"""Which arrays of a window run in the memory of another (src/cpp/analysis/storage_sharing.h),
+on synthetic windows planned by the analysis, and the stores a window's launches then use."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from legate_fuse.backend.shared_storage import launch_stores
+from legate_fuse.capture.task_record import StoreArg, TaskRecord
+from legate_fuse.counters import Stats
+
+from .window_builder import WindowBuilder, region, shifted
+
+GRID = region(0)
+NORTH, CENTER = shifted(0, 0), shifted(0, 1)  # overlapping views of the grid
+T1, T2, T3 = (region(i, (98,)) for i in (1, 2, 3))
+
+
+def updates(*temporaries: str, views: tuple[str, str] = (NORTH, CENTER)) -> WindowBuilder:
+    """An in-place stencil, one update per temporary: t = f(grid[:-2], grid[1:-1]) computed
+    into `t`, then copied back, grid[1:-1] = t; each copy ends a group (it writes a view of the
+    root the next computation reads)."""
+    w = WindowBuilder()
+    north, center = views
+    for t in temporaries:
+        w.task((t, "W"), (north, "R"), (center, "R"), op="BINARY_OP.ADD")
+        w.task((center, "W"), (t, "R"), op="UNARY_OP.COPY")
+    w.keep_alive(GRID)
+    return w
+
+
+def shared(w: WindowBuilder) -> list[tuple[str, str]]:
+    descs = w.descriptions
+    return [(descs[store], descs[owner]) for store, owner in w.plan().shared_storage]
+
+
+def test_a_temporary_dead_before_the_next_takes_its_memory() -> None:
+    w = updates(T1, T2, T3)
+    assert all(len(g.tasks) == 1 for g in w.plan().groups)  # four groups, one per task
+    assert shared(w) == [(T2, T1), (T3, T1)]
+
+
+def test_an_array_the_program_holds_keeps_its_memory() -> None:
+    w = updates(T1, T2)
+    w.keep_alive(T2)
+    assert shared(w) == []
+    w = updates(T1, T2)
+    w.keep_alive(T1)  # and the memory of one it holds is never given away
+    assert shared(w) == []
+
+
+def test_an_array_whose_first_access_reads_it_keeps_its_memory() -> None:
+    w = WindowBuilder()
+    w.task((T1, "W"), (NORTH, "R"), (CENTER, "R"), op="BINARY_OP.ADD")
+    w.task((CENTER, "W"), (T1, "R"), op="UNARY_OP.COPY")
+    w.task((T2, "W"), (T2, "R"), (CENTER, "R"), op="BINARY_OP.ADD")  # t2 += grid[1:-1]
+    w.task((CENTER, "W"), (T2, "R"), op="UNARY_OP.COPY")
+    w.keep_alive(GRID)
+    assert shared(w) == []
+
+
+def test_an_array_an_opaque_task_touches_keeps_its_memory() -> None:
+    w = WindowBuilder()
+    w.task((T1, "W"), (NORTH, "R"), (CENTER, "R"), op="BINARY_OP.ADD")
+    w.task((CENTER, "W"), (T1, "R"), op=-1)  # built at once, with t1 itself
+    w.task((T2, "W"), (NORTH, "R"), (CENTER, "R"), op="BINARY_OP.ADD")
+    w.task((CENTER, "W"), (T2, "R"), op="UNARY_OP.COPY")
+    w.keep_alive(GRID)
+    assert shared(w) == []
+
+
+def test_memory_is_free_only_after_the_group_of_its_last_access() -> None:
+    w = WindowBuilder()
+    w.task((T1, "W"), (NORTH, "R"), (CENTER, "R"), op="BINARY_OP.ADD")
+    w.task((CENTER, "W"), (T1, "R"), op="UNARY_OP.COPY")
+    w.task((T2, "W"), (T1, "R"), op="BINARY_OP.MULTIPLY")  # fuses with the copy
+    w.task((T3, "W"), (NORTH, "R"), (CENTER, "R"), op="BINARY_OP.ADD")
+    w.task((CENTER, "W"), (T2, "R"), (T3, "R"), op="BINARY_OP.ADD")
+    w.keep_alive(GRID)
+    assert [list(g.tasks) for g in w.plan().groups] == [[0], [1, 2], [3], [4]]
+    # t1's last access and t2's first are one group: t2 keeps its memory, t3 takes t1's.
+    assert shared(w) == [(T3, T1)]
+
+
+def test_only_memory_of_the_same_shape_and_type_is_shared() -> None:
+    w = updates(T1, region(2, (98,), dtype="float32"))
+    assert len(w.plan().groups) == 4 and shared(w) == []
+    w = updates(T1)  # then the same on a smaller grid
+    north, center, t2 = shifted(5, 0, (58,)), shifted(5, 1, (58,)), region(2, (58,))
+    w.task((t2, "W"), (north, "R"), (center, "R"), op="BINARY_OP.ADD")
+    w.task((center, "W"), (t2, "R"), op="UNARY_OP.COPY")
+    w.keep_alive(region(5, (60,)))
+    assert len(w.plan().groups) == 4 and shared(w) == []
+
+
+def test_an_array_seen_through_a_view_keeps_its_memory() -> None:
+    w = updates(T1, T2)
+    t3 = region(3, (97,))
+    w.task((t3, "W"), (shifted(2, 1, (97,)), "R"), op="UNARY_OP.COPY")  # a slice of t2
+    w.keep_alive(t3)
+    assert w.plan().groups[-1].kind == "single"
+    assert shared(w) == []
+
+
+def _record(store: Any, lazy: bool) -> TaskRecord:
+    record = TaskRecord(task=SimpleNamespace(execute=lambda: None), lazy=lazy)
+    record.args.append(StoreArg("add_output", store))
+    return record
+
+
+def test_a_task_built_with_its_stores_keeps_every_store_as_given() -> None:
+    # The analysis rules out a store an opaque task touches; a task that cannot be rebuilt
+    # with other stores still leaves the window's stores as the program gave them.
+    t1, t2 = object(), object()
+    plan = SimpleNamespace(shared_storage=[(1, 0)])
+    planned: Any = SimpleNamespace(plan=plan, stores=[t1, t2],
+                                   records=[_record(t1, lazy=True), _record(t2, lazy=False)])
+    stats = Stats()
+    assert launch_stores(planned, stats) == [t1, t2]
+    assert stats.arrays_in_shared_memory == 0
+    assert all(record.storage is None for record in planned.records)

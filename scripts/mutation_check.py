@@ -379,10 +379,16 @@ MUTATIONS: tuple[Mutation, ...] = (
         "memory is handed on only after the group of its last access (share_storage)"),
     Mutation(
         "shared-memory-whole-arrays", "src/cpp/analysis/storage_sharing.cc",
-        "        if (!ref.whole || ref.future) {\n",
+        "        if (!(ref.whole || ref.sliced) || ref.future) {\n",
         "        if (ref.future) {\n",
-        (f"{SHARING}::test_an_array_seen_through_a_view_keeps_its_memory",),
-        "only arrays seen whole, through one view, share memory (share_storage)"),
+        (f"{SHARING}::test_an_array_seen_through_another_view_keeps_its_memory",),
+        "only arrays seen whole or through slices share memory (share_storage)"),
+    Mutation(
+        "shared-memory-first-write-whole", "src/cpp/analysis/storage_sharing.cc",
+        " && same_ref.whole;\n",
+        ";\n",
+        (f"{SHARING}::test_an_array_seen_through_another_view_keeps_its_memory",),
+        "an array shares memory only when its first access writes all of it (share_storage)"),
     Mutation(
         "shared-memory-same-shape", "src/cpp/analysis/storage_sharing.cc",
         "    return std::make_pair(ref.shape_class, ref.dtype_class);\n",
@@ -403,6 +409,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         "    if False:\n",
         (f"{SHARING}::test_a_task_built_with_its_stores_keeps_every_store_as_given",),
         "a window whose task cannot be rebuilt keeps every store as given (launch_stores)"),
+    Mutation(
+        "shared-memory-views-sliced-from-zero", "legate_fuse/backend/shared_storage.py",
+        "            view = view.slice(dim, slice(0, extents[dim]))\n",
+        "            pass\n",
+        ("tests/integration/test_shared_storage.py::test_a_view_rebuilt_over_other_memory_"
+         "addresses_the_same_elements",),
+        "a view rebuilt over an owner's memory keeps the slices that start at 0 (view_over)"),
     Mutation(
         "plan-cache-keys-emptiness", "src/cpp/analysis/analyzer.cc",
         "    key.push_back(store.empty ? 1 : 0);\n",

@@ -1,27 +1,39 @@
-"""The stores a planned window's tasks run with: those the program gave, but for the stores the
+"""The stores a planned window's tasks run with: those the program gave, but for the arrays the
 plan runs in the memory of another, dead before them (`Plan.shared_storage`, see
 src/cpp/analysis/storage_sharing.h).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from legate_fuse import _core
 from legate_fuse.capture.lazy_task import BuildAndExecute
 from legate_fuse.counters import Stats
 from legate_fuse.plan.planner import PlannedWindow
 
+_SHIFT = re.compile(r"Shift\(dim: (\d+), offset: -(\d+)\)")
+_PROJECT = re.compile(r"Project\(dim: (\d+), coord: (\d+)\)")
+
 
 def launch_stores(planned: PlannedWindow, stats: Stats) -> list[Any]:
     """The window's stores by number, as its launches use them; the records that run as built
-    are told theirs (`TaskRecord.storage`). A task the plan shares a store with that cannot be
-    rebuilt with another store (one built when the program made it) keeps every store as the
-    program gave it: the analysis rules such tasks out, this makes sure of it."""
+    are told theirs (`TaskRecord.storage`). All or nothing: when a view cannot be rebuilt over
+    its new memory, or a task the plan shares a store with cannot be rebuilt with another store
+    (one built when the program made it: the analysis rules such tasks out, this makes sure of
+    it), every store stays as the program gave it."""
     shared = planned.plan.shared_storage
     stores = planned.stores
     if not shared:
         return stores
-    moved = {id(stores[store]): stores[owner] for store, owner in shared}
+    launched = list(stores)
+    for store, owner in shared:
+        view = view_over(stores[owner], planned.descriptions[store])
+        if view is None:
+            return stores
+        launched[store] = view
+    moved = {id(stores[store]): launched[store] for store, _ in shared}
     touching = [record for record in planned.records
                 if any(id(arg.store) in moved for arg in record.args)]
     if any(not record.lazy or type(record.task) is not BuildAndExecute for record in touching):
@@ -29,8 +41,56 @@ def launch_stores(planned: PlannedWindow, stats: Stats) -> list[Any]:
     for record in touching:
         record.storage = {id(arg.store): moved[id(arg.store)] for arg in record.args
                           if id(arg.store) in moved}
-    stats.arrays_in_shared_memory += len(shared)
-    launched = list(stores)
-    for store, owner in shared:
-        launched[store] = stores[owner]
+    # (An array's whole store runs as its owner's; its views are views of the owner.)
+    stats.arrays_in_shared_memory += sum(launched[store] is stores[owner]
+                                         for store, owner in shared)
     return launched
+
+
+def view_over(owner: Any, description: str) -> Any | None:
+    """The view of `owner` (a whole store) that the store `description` describes has of its
+    own array: the same slices and projections, in the order Legate applied them (its
+    description lists the latest first); None when it cannot be rebuilt exactly."""
+    wanted = _core.parse_store_desc(description)
+    if wanted is None:
+        return None
+    if not wanted.transform and list(wanted.shape) == list(owner.shape):
+        return owner  # (the common case: a whole array)
+    steps = []
+    for step in wanted.transform.split(" >> ")[::-1] if wanted.transform else ():
+        if shift := _SHIFT.fullmatch(step):
+            steps.append((True, int(shift[1]), int(shift[2])))
+        elif project := _PROJECT.fullmatch(step):
+            steps.append((False, int(project[1]), int(project[2])))
+        else:
+            return None
+    # The array's dimension behind each of the view's, and where each slice starts: a slice
+    # from 0 leaves no Shift, only its extent, which is the view's.
+    dims, starts = list(range(owner.ndim)), {}
+    for is_shift, dim, amount in steps:
+        if dim >= len(dims):
+            return None
+        if is_shift:
+            starts[dims[dim]] = amount
+        else:
+            dims.pop(dim)
+    if len(dims) != len(wanted.shape):
+        return None
+    extents = dict(zip(dims, wanted.shape, strict=True))
+    view = owner
+    for dim in dims:
+        if dim not in starts and extents[dim] != owner.shape[dim]:
+            view = view.slice(dim, slice(0, extents[dim]))
+    dims = list(range(owner.ndim))
+    for is_shift, dim, amount in steps:
+        if is_shift:
+            if dims[dim] not in extents:  # a slice later projected away
+                return None
+            view = view.slice(dim, slice(amount, amount + extents[dims[dim]]))
+        else:
+            view = view.project(dim, amount)
+            dims.pop(dim)
+    rebuilt = _core.parse_store_desc(str(view))
+    if rebuilt is None or (rebuilt.shape, rebuilt.transform) != (wanted.shape, wanted.transform):
+        return None
+    return view

@@ -147,13 +147,23 @@ LF_TEST(only_memory_of_the_same_shape_and_type_is_shared)
   LF_CHECK(shared(updates.window(), one_task_per_group(4)).empty());
 }
 
-LF_TEST(an_array_seen_through_a_view_keeps_its_memory)
+LF_TEST(an_array_seen_through_slices_shares_every_view)
 {
   Updates updates;
   updates.stores.push_back(shifted_view(2));  // t2 also read through a slice
   updates.tasks.insert(updates.tasks.end(), {0, 1, 2, 0, WRITE, -1, 3, READ, -1});
+  LF_CHECK(shared(updates.window(), one_task_per_group(5)) == (Pairs{{2, 1}, {3, 1}}));
+}
+
+LF_TEST(an_array_seen_through_another_view_keeps_its_memory)
+{
+  Updates updates;
+  updates.stores.push_back(  // t2 also read transposed
+      "Store(60) {shape: [100], transform: Transpose(axes: 0), type: float64, storage: "
+      "Storage(2) {kind: Region, level: 0, region: (7, (5, 1), 6), field: 10002}}");
+  updates.tasks.insert(updates.tasks.end(), {0, 1, 2, 0, WRITE, -1, 3, READ, -1});
   LF_CHECK(shared(updates.window(), one_task_per_group(5)).empty());
-  updates.stores[2] = shifted_view(2);  // written through the slice only
+  updates.stores[2] = shifted_view(2);  // first written through a slice: not all of it
   updates.stores.pop_back();
   updates.tasks.resize(updates.tasks.size() - 9);
   LF_CHECK(shared(updates.window(), one_task_per_group(4)).empty());

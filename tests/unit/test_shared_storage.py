@@ -94,12 +94,24 @@ def test_only_memory_of_the_same_shape_and_type_is_shared() -> None:
     assert len(w.plan().groups) == 4 and shared(w) == []
 
 
-def test_an_array_seen_through_a_view_keeps_its_memory() -> None:
+def test_an_array_seen_through_slices_shares_every_view() -> None:
     w = updates(T1, T2)
-    t3 = region(3, (97,))
-    w.task((t3, "W"), (shifted(2, 1, (97,)), "R"), op="UNARY_OP.COPY")  # a slice of t2
+    t3, t2_slice = region(3, (97,)), shifted(2, 1, (97,))
+    w.task((t3, "W"), (t2_slice, "R"), op="UNARY_OP.COPY")  # a slice of t2 read
     w.keep_alive(t3)
     assert w.plan().groups[-1].kind == "single"
+    assert shared(w) == [(T2, T1), (t2_slice, T1)]
+
+
+def test_an_array_seen_through_another_view_keeps_its_memory() -> None:
+    w = updates(T1, T2)
+    t2_transposed = region(2, (98,), transform="Transpose(axes: 0)")
+    w.task((T3, "W"), (t2_transposed, "R"), op="UNARY_OP.COPY")
+    w.keep_alive(T3)
+    assert shared(w) == []
+    w = updates(T1)  # first written through a slice: not all of it
+    w.task((shifted(2, 1, (97,)), "W"), (shifted(0, 1, (97,)), "R"), op="UNARY_OP.COPY")
+    w.task((CENTER, "W"), (T2, "R"), op="UNARY_OP.COPY")
     assert shared(w) == []
 
 
@@ -112,9 +124,9 @@ def _record(store: Any, lazy: bool) -> TaskRecord:
 def test_a_task_built_with_its_stores_keeps_every_store_as_given() -> None:
     # The analysis rules out a store an opaque task touches; a task that cannot be rebuilt
     # with other stores still leaves the window's stores as the program gave them.
-    t1, t2 = object(), object()
+    t1, t2 = SimpleNamespace(shape=(98,)), SimpleNamespace(shape=(98,))
     plan = SimpleNamespace(shared_storage=[(1, 0)])
-    planned: Any = SimpleNamespace(plan=plan, stores=[t1, t2],
+    planned: Any = SimpleNamespace(plan=plan, stores=[t1, t2], descriptions=[T1, T2],
                                    records=[_record(t1, lazy=True), _record(t2, lazy=False)])
     stats = Stats()
     assert launch_stores(planned, stats) == [t1, t2]

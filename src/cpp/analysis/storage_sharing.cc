@@ -56,16 +56,18 @@ std::vector<RootUse> root_uses(const ir::Window& window, const Plan& plan)
           continue;
         }
         auto& use = uses[static_cast<std::size_t>(ref.root)];
-        if (!ref.whole || ref.future) {
+        if (!(ref.whole || ref.sliced) || ref.future) {
           use.shareable = false;
         }
         if (use.first_group < 0) {  // this task is the first to touch the root
           use.first_group = g;
-          use.store       = arg.store;
+          use.store       = arg.store;  // (whole when it is shareable)
           bool writes = false, other = false;
           for (const auto& same : args) {
-            if (window.stores[static_cast<std::size_t>(same.store)].root == ref.root) {
-              (same.privilege == ir::Privilege::Write ? writes : other) = true;
+            const auto& same_ref = window.stores[static_cast<std::size_t>(same.store)];
+            if (same_ref.root == ref.root) {
+              const bool writes_whole = same.privilege == ir::Privilege::Write && same_ref.whole;
+              (writes_whole ? writes : other) = true;
             }
           }
           use.first_access_writes = writes && !other;

@@ -16,11 +16,14 @@ namespace legate_fuse::analysis {
 // the window takes the memory of one of its shape and type whose accesses all ended in an
 // earlier group, as a register allocator's linear scan reuses registers.
 //
-// A store takes part only when nothing outside the plan can tell: it is whole (ir::StoreRef),
-// not live after the window, touched only by tasks the plan launches (no opaque task, already
-// built with its stores, and no dead task), not a temporary, and its first access writes all of
-// it without reading it. Its contents before the window are then never read, and after its
-// last access never again; Legate orders the next owner's first write after the last access.
+// An array takes part only when nothing outside the plan can tell: it is not live after the
+// window, touched only by tasks the plan launches (no opaque task, already built with its
+// stores, and no dead task), not a temporary, seen whole or through slices and projections
+// only (ir::StoreRef: the views its memory's owner can be given), and its first access writes
+// all of it without reading it. Its contents before the window are then never read, and after
+// its last access never again; Legate orders the next owner's first write after the last
+// access. Each store of the array is listed with the whole store of the owner; a view is
+// rebuilt from it by the launch (backend/shared_storage.py).
 void share_storage(const ir::Window& window, Plan& plan);
 
 }  // namespace legate_fuse::analysis

@@ -79,6 +79,20 @@ class ClassNumbering {
 
 bool same_shape(const StoreDesc& a, const StoreDesc& b) { return a.shape == b.shape; }
 
+// Whether a transform stack (Legate's text, "A >> B") is made of Shifts and Projects only:
+// the views slicing and indexing give, which a store's slice() and project() rebuild.
+bool only_slices(std::string_view transform)
+{
+  while (!transform.empty()) {
+    if (transform.rfind("Shift(", 0) != 0 && transform.rfind("Project(", 0) != 0) {
+      return false;
+    }
+    const auto next = transform.find(" >> ");
+    transform.remove_prefix(next == std::string_view::npos ? transform.size() : next + 4);
+  }
+  return true;
+}
+
 std::size_t shape_hash(const StoreDesc& desc)
 {
   std::size_t hash = desc.shape.size();
@@ -252,23 +266,9 @@ Window build_window(const std::vector<std::string>& descriptions,
       ref.empty       = !ref.value && desc->volume() == 0;
       ref.whole       = desc->kind == StoreDesc::Kind::Region && desc->transform.empty() &&
                         desc->level == 0 && !ref.empty;
+      ref.sliced      = desc->kind == StoreDesc::Kind::Region && only_slices(desc->transform);
     }
     window.stores.push_back(std::move(ref));
-  }
-  // An array seen through two views (two stores of one root, not equal) has no whole store.
-  std::vector<std::int32_t> view_of_root(static_cast<std::size_t>(roots.size()), -1);
-  std::vector<bool> one_view(static_cast<std::size_t>(roots.size()), true);
-  for (const auto& ref : window.stores) {
-    if (ref.known) {
-      auto& seen = view_of_root[static_cast<std::size_t>(ref.root)];
-      if (seen >= 0 && seen != ref.view) {
-        one_view[static_cast<std::size_t>(ref.root)] = false;
-      }
-      seen = ref.view;
-    }
-  }
-  for (auto& ref : window.stores) {
-    ref.whole = ref.whole && one_view[static_cast<std::size_t>(ref.root)];
   }
   // Liveness is known per array (its root); every memory class of a live root is live.
   std::vector<bool> array_live(static_cast<std::size_t>(roots.size()), false);

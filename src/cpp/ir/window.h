@@ -36,9 +36,11 @@ struct StoreRef {
   std::int64_t bytes{};  // of the elements this view addresses
   bool empty{};          // partitioned (not 0-d) and addressing no element
   // A region-backed store over the whole of its array (no transform, no slice of its
-  // storage), the only view of that array in the window: its memory can be handed to another
-  // such store once it is dead (analysis/storage_sharing.h).
+  // storage), and one whose view another array's store can be given by slicing and projecting
+  // it (its transforms all Shift or Project): an array whose memory another takes is re-viewed
+  // through them (analysis/storage_sharing.h).
   bool whole{};
+  bool sliced{};
   std::string description;
 };
 

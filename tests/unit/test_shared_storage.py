@@ -54,9 +54,10 @@ def test_an_array_whose_first_access_reads_it_keeps_its_memory() -> None:
     w = WindowBuilder()
     w.task((T1, "W"), (NORTH, "R"), (CENTER, "R"), op="BINARY_OP.ADD")
     w.task((CENTER, "W"), (T1, "R"), op="UNARY_OP.COPY")
-    w.task((T2, "W"), (T2, "R"), (CENTER, "R"), op="BINARY_OP.ADD")  # t2 += grid[1:-1]
+    w.task((T2, "W"), (T2, "R"), (NORTH, "R"), (CENTER, "R"), op="BINARY_OP.ADD")  # t2 += ...
     w.task((CENTER, "W"), (T2, "R"), op="UNARY_OP.COPY")
     w.keep_alive(GRID)
+    assert [list(g.tasks) for g in w.plan().groups] == [[0], [1], [2], [3]]
     assert shared(w) == []
 
 
@@ -109,9 +110,15 @@ def test_an_array_seen_through_another_view_keeps_its_memory() -> None:
     w.task((T3, "W"), (t2_transposed, "R"), op="UNARY_OP.COPY")
     w.keep_alive(T3)
     assert shared(w) == []
-    w = updates(T1)  # first written through a slice: not all of it
-    w.task((shifted(2, 1, (97,)), "W"), (shifted(0, 1, (97,)), "R"), op="UNARY_OP.COPY")
+    # First written through a slice, not all of it (the size of a dead array's memory).
+    t1, north, south = region(1, (97,)), shifted(0, 1, (97,)), shifted(0, 2, (97,))
+    w = WindowBuilder()
+    w.task((t1, "W"), (north, "R"), op="UNARY_OP.COPY")
+    w.task((south, "W"), (t1, "R"), op="UNARY_OP.COPY")
+    w.task((shifted(2, 1, (97,)), "W"), (north, "R"), op="UNARY_OP.COPY")
     w.task((CENTER, "W"), (T2, "R"), op="UNARY_OP.COPY")
+    w.keep_alive(GRID)
+    assert [list(g.tasks) for g in w.plan().groups] == [[0], [1], [2], [3]]
     assert shared(w) == []
 
 

@@ -479,6 +479,32 @@ MUTATIONS: tuple[Mutation, ...] = (
          DISJOINT_VIEWS),
         "two views of one root are apart only when their boxes of the root are disjoint"),
     Mutation(
+        "views-apart-within-a-class", "src/cpp/analysis/legality.cc",
+        "    return other != view && !window_.views_apart(other, view);\n",
+        "    return other != view;\n",
+        (f"{ANALYSIS}::test_rule3_views_apart_within_a_class_of_overlapping_views_join",
+         DISJOINT_VIEWS),
+        "a group may access views of one memory class that are apart (legality rules 3, 4)"),
+    Mutation(
+        "views-apart-within-a-class-overlap", "src/cpp/analysis/legality.cc",
+        "    return other != view && !window_.views_apart(other, view);\n",
+        "    return false;\n",
+        (f"{ANALYSIS}::test_rule3_views_apart_within_a_class_of_overlapping_views_join",
+         f"{ANALYSIS}::test_rule3_stencil_reading_a_written_root_through_a_shift_splits"),
+        "views of one class that may overlap never meet in a group (legality rules 3, 4)"),
+    Mutation(
+        "plan-cache-keys-apart-views", "src/cpp/analysis/analyzer.cc",
+        "    key.push_back(a);\n    key.push_back(b);\n",
+        "",
+        (f"{ANALYSIS}::test_plan_cache_distinguishes_views_apart_from_views_that_overlap",),
+        "a plan is cached under which views of a memory class are apart"),
+    Mutation(
+        "apart-view-read-from-memory", "src/cpp/analysis/temporaries.cc",
+        "written_views.count(store.view) == 0) {\n",
+        "written_live.count(root) == 0) {\n",
+        (DISJOINT_VIEWS,),
+        "a view apart from those the group wrote is read from memory (resolve_group)"),
+    Mutation(
         "views-apart-of-one-type", "src/cpp/ir/view_box.cc",
         "same_root(a, b) && a.dtype == b.dtype && a_box",
         "same_root(a, b) && a_box",
@@ -737,8 +763,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "every view of a Future is one store, for the analysis and the kernel's arguments"),
     Mutation(
         "register-holds-latest-value", "src/cpp/analysis/kernel_builder.cc",
-        "    if (const auto latest = current_.find(ref.root); latest != current_.end()) {\n",
-        "    if (const auto latest = current_.find(ref.root);"
+        "    if (const auto latest = current_.find(ref.view); latest != current_.end()) {\n",
+        "    if (const auto latest = current_.find(ref.view);"
         " false && latest != current_.end()) {\n",
         ("tests/unit/test_kernel_builder.py",
          "tests/integration/test_fused_ops.py"),

@@ -145,3 +145,24 @@ def test_disjoint_halves_read_and_written_in_turn_keep_their_values() -> None:
         return [x, y]
 
     run_both(program)
+
+
+def test_periodic_ends_copied_after_an_interior_update_fuse_and_keep_their_values(
+        plans: list[PlanSummary]) -> None:
+    """The ends of each row copied from the columns next to the opposite end (CFD's periodic
+    boundary), after an update of the interior that overlaps them all: the two copies touch
+    views apart from each other and run as one fused task."""
+    def program() -> list[Any]:
+        p = np.sin(np.arange(12 * 9, dtype=np.float64)).reshape(12, 9)
+        for _ in range(3):
+            p[1:-1, 1:-1] = 0.25 * (p[2:, 1:-1] + p[:-2, 1:-1] + p[1:-1, 2:] + p[1:-1, :-2])
+            p[:, 0] = p[:, -2]
+            p[:, -1] = p[:, 1]
+            p[0, :] = p[1, :]
+            p[-1, :] = p[-2, :]
+        return [p]
+
+    run_both(program)
+    fused_copies = [tasks for plan in plans for kind, tasks, *_ in plan.groups
+                    if kind == "fused" and all(plan.ops[t] == "UNARY_OP.COPY" for t in tasks)]
+    assert len(fused_copies) >= 3 and all(len(tasks) == 2 for tasks in fused_copies), plans

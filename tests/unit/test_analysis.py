@@ -91,6 +91,38 @@ def test_rule3_reading_through_the_written_view_joins() -> None:
     assert groups(w.plan()) == [("fused", [0, 1])]
 
 
+def test_rule3_views_apart_within_a_class_of_overlapping_views_join() -> None:
+    # Periodic ends copied after an update of the interior, which overlaps all four ends:
+    # one memory class; the two copies touch four views apart from each other and fuse.
+    def ends(offset: int) -> str:
+        return shifted(0, offset, (10,))
+    w = WindowBuilder()
+    interior, t = shifted(0, 5, (90,)), region(4, (90,))
+    w.task((interior, "W"), (t, "R"))        # a[5:95] = t
+    w.task((ends(0), "W"), (ends(80), "R"))  # a[:10] = a[80:90]
+    w.task((ends(90), "W"), (ends(10), "R"))  # a[90:] = a[10:20]
+    w.keep_alive(A, t)
+    plan = w.plan()
+    assert groups(plan) == [("single", [0]), ("fused", [1, 2])]
+    w.task((ends(5), "W"), (ends(0), "R"))  # a[5:15] = a[:10]: overlaps both copies' views
+    w.keep_alive(ends(5))
+    assert groups(w.plan()) == [("single", [0]), ("fused", [1, 2]), ("single", [3])]
+
+
+def test_plan_cache_distinguishes_views_apart_from_views_that_overlap() -> None:
+    def window(source: int) -> WindowBuilder:
+        w = WindowBuilder(analyzer=analyzer)
+        w.task((shifted(0, 5, (90,)), "W"), (region(4, (90,)), "R"))
+        w.task((shifted(0, 0, (10,)), "W"), (shifted(0, 80, (10,)), "R"))
+        w.task((shifted(0, 90, (10,)), "W"), (shifted(0, source, (10,)), "R"))
+        w.keep_alive(A)
+        return w
+    analyzer = _core.Analyzer()
+    assert groups(window(10).plan()) == [("single", [0]), ("fused", [1, 2])]
+    # a[90:] = a[5:15] reads what a[:10] = a[80:90] wrote: the same signature but for that
+    assert groups(window(5).plan()) == [("single", [0]), ("single", [1]), ("single", [2])]
+
+
 def test_rule4_write_after_read_through_another_view_splits() -> None:
     w = WindowBuilder()
     t1 = region(4, (98,))

@@ -36,6 +36,12 @@ std::vector<std::int64_t> signature(const ir::Window& window)
   for (const bool live : window.root_live) {
     key.push_back(live ? 1 : 0);
   }
+  // Which views of one memory class are apart (legality rules 3 and 4 read it).
+  key.push_back(static_cast<std::int64_t>(window.apart_views.size()));
+  for (const auto& [a, b] : window.apart_views) {
+    key.push_back(a);
+    key.push_back(b);
+  }
   return key;
 }
 

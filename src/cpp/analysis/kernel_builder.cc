@@ -70,7 +70,7 @@ class KernelBuilder {
       const auto index  = static_cast<std::int32_t>(spec_.args.size());
       arg_of_[static_cast<std::size_t>(*role)].emplace(store.view, index);
       if (*role == ArgSpec::Role::Output) {
-        outputs_.emplace_back(store.root, index);
+        outputs_.emplace_back(store.view, index);
       }
       spec_.args.push_back(ArgSpec{*role, store.dtype, store.future});
     }
@@ -109,7 +109,7 @@ class KernelBuilder {
         spec_.scalar_types.push_back(out.dtype);
         scalar_sources_.emplace_back(number, k);
       }
-      current_[out.root] = node(op, out.dtype, std::move(inputs));
+      current_[out.view] = node(op, out.dtype, std::move(inputs));
       return;
     }
     const auto& target  = store_at(targets.front()->store);
@@ -135,8 +135,8 @@ class KernelBuilder {
 
   ir::KernelSpec finish()
   {
-    for (const auto& [root, arg] : outputs_) {
-      const auto computed = current_.find(root);
+    for (const auto& [view, arg] : outputs_) {
+      const auto computed = current_.find(view);
       if (computed == current_.end() || computed->second.kind != Operand::Kind::Register) {
         throw Unsupported("kernel argument " + std::to_string(arg) + " is never computed");
       }
@@ -163,7 +163,9 @@ class KernelBuilder {
   Operand read(std::int32_t store)
   {
     const auto& ref = store_at(store);
-    if (const auto latest = current_.find(ref.root); latest != current_.end()) {
+    // A view the group wrote is read from its register; any other from memory (legality
+    // lets a group write a root only through views apart from those it reads otherwise).
+    if (const auto latest = current_.find(ref.view); latest != current_.end()) {
       return latest->second;
     }
     const auto& inputs = arg_of_[static_cast<std::size_t>(ArgSpec::Role::Input)];
@@ -184,8 +186,8 @@ class KernelBuilder {
   const std::vector<std::string>& op_names_;
   ir::KernelSpec spec_;
   std::array<std::unordered_map<std::int32_t, std::int32_t>, 3> arg_of_;  // per role: view -> arg
-  std::vector<std::pair<std::int32_t, std::int32_t>> outputs_;            // root, arg
-  std::unordered_map<std::int32_t, Operand> current_;                  // root -> its latest value
+  std::vector<std::pair<std::int32_t, std::int32_t>> outputs_;            // view, arg
+  std::unordered_map<std::int32_t, Operand> current_;                  // view -> its latest value
   std::vector<std::pair<std::int32_t, std::int32_t>> scalar_sources_;  // per scalar slot
 };
 

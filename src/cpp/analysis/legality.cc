@@ -73,17 +73,24 @@ std::optional<std::string> GroupState::check_arg(const ir::Arg& arg) const
     return std::nullopt;
   }
   if (arg.privilege == ir::Privilege::Reduce &&
-      (written_view_.count(root) != 0 || read_views_.count(root) != 0)) {
+      (written_views_.count(root) != 0 || read_views_.count(root) != 0)) {
     return "reduces into " + arg_text(arg) + ", which the group accesses";  // rule 5
   }
-  if (const auto written = written_view_.find(root);
-      written != written_view_.end() && written->second != view) {
-    return "accesses " + arg_text(arg) + " through another view of a root the group writes";
+  // Another view of the root may share elements with this one, unless the two are apart.
+  const auto overlaps = [&](std::int32_t other) {
+    return other != view && !window_.views_apart(other, view);
+  };
+  if (const auto written = written_views_.find(root); written != written_views_.end()) {
+    for (const auto written_view : written->second) {
+      if (overlaps(written_view)) {
+        return "accesses " + arg_text(arg) + " through another view of a root the group writes";
+      }
+    }
   }
   if (ir::writes(arg.privilege)) {
     if (const auto read = read_views_.find(root); read != read_views_.end()) {
       for (const auto read_view : read->second) {
-        if (read_view != view) {
+        if (overlaps(read_view)) {
           return "writes " + arg_text(arg) + " through another view of a root the group reads";
         }
       }
@@ -134,7 +141,7 @@ void GroupState::add(const ir::Task& task)
       read_views_[store.root].insert(store.view);
     }
     if (ir::writes(arg.privilege)) {
-      written_view_.emplace(store.root, store.view);
+      written_views_[store.root].insert(store.view);
     }
   }
 }

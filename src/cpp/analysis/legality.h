@@ -20,8 +20,10 @@ class GroupState {
   //  2. its partitioned arguments are aligned, not empty, and iterate over the group's shape
   //     (a partitioned reduction target too: an axis reduction into a promoted view), or it
   //     only computes on 0-d values (and then reduces only in a group of 0-d values);
-  //  3. a root written in the group is accessed only through the view it was written through;
-  //  4. a root the task writes was read in the group only through the view it writes through;
+  //  3. a root written in the group is accessed only through views it was written through or
+  //     views apart from every view it was written through;
+  //  4. a root the task writes was read in the group only through the view it writes through
+  //     or views apart from it;
   //  5. a reduction target is not otherwise accessed, and further reductions into it use the
   //     same view and operator;
   //  6. distinct roots never overlap (holds by construction of root identity).
@@ -38,7 +40,7 @@ class GroupState {
   std::int32_t tasks_{};
   std::int32_t shape_class_{-1};
   bool reduces_values_{};  // a task of the group reduces 0-d values only
-  std::unordered_map<std::int32_t, std::int32_t> written_view_;  // root -> view
+  std::unordered_map<std::int32_t, std::unordered_set<std::int32_t>> written_views_;
   std::unordered_map<std::int32_t, std::unordered_set<std::int32_t>> read_views_;
   std::unordered_map<std::int32_t, std::pair<std::int32_t, std::int32_t>> reduced_;  // view, op
 };

@@ -90,14 +90,16 @@ void resolve_group(const ir::Window& window, Group& group)
   remove_dead_tasks(window, live_after, group);
   const bool fused = group.tasks.size() > 1;
 
-  // Walk the live tasks in order: reads before a root's first write come from memory.
-  RootSet written_live, read_from_memory;
+  // Walk the live tasks in order: reads of a view before the group writes it come from memory
+  // (a view apart from those the group writes always does: legality allows no other).
+  RootSet written_live, read_from_memory, written_views;
   std::unordered_map<std::int64_t, std::size_t> arg_index;
   for (const auto task : group.tasks) {
     const auto& args = window.tasks[static_cast<std::size_t>(task)].args;
     for (const auto& arg : args) {
-      const auto root = store_of(window, arg).root;
-      if (ir::reads(arg.privilege) && written_live.count(root) == 0) {
+      const auto& store = store_of(window, arg);
+      const auto root   = store.root;
+      if (ir::reads(arg.privilege) && written_views.count(store.view) == 0) {
         read_from_memory.insert(root);
         add_arg(group.args, arg_index, window, arg, ir::Privilege::Read);
       }
@@ -108,6 +110,7 @@ void resolve_group(const ir::Window& window, Group& group)
       }
       const auto root = store_of(window, arg).root;
       written_live.insert(root);
+      written_views.insert(store_of(window, arg).view);
       if (live_after.count(root) != 0) {
         const auto privilege =
             arg.privilege == ir::Privilege::Reduce ? ir::Privilege::Reduce : ir::Privilege::Write;

@@ -115,9 +115,10 @@ constexpr std::size_t kMaxComparedViews = 256;
 // one class when their boxes of the root (view_box.h) intersect or either box is unknown,
 // and classes are closed under that: views of different classes never share an element, so the
 // analysis treats each class as memory of its own (C[t] written while C[t - 1] is read).
-std::vector<std::int32_t> memory_classes(const std::vector<std::optional<StoreDesc>>& descs,
-                                         const std::vector<StoreRef>& stores,
-                                         std::int32_t num_roots, std::int32_t num_views)
+std::vector<std::int32_t> memory_classes(
+    const std::vector<std::optional<StoreDesc>>& descs, const std::vector<StoreRef>& stores,
+    std::int32_t num_roots, std::int32_t num_views,
+    std::vector<std::pair<std::int32_t, std::int32_t>>& apart_views)
 {
   std::vector<std::int32_t> parent(static_cast<std::size_t>(num_views));
   std::iota(parent.begin(), parent.end(), 0);
@@ -158,6 +159,8 @@ std::vector<std::int32_t> memory_classes(const std::vector<std::optional<StoreDe
         const auto& b = *first_desc[static_cast<std::size_t>(views[j])];
         if (!apart(a, boxes[i], b, boxes[j])) {
           parent[static_cast<std::size_t>(find(views[i]))] = find(views[j]);
+        } else {
+          apart_views.emplace_back(std::min(views[i], views[j]), std::max(views[i], views[j]));
         }
       }
     }
@@ -291,9 +294,11 @@ Window build_window(const std::vector<std::string>& descriptions,
     }
   }
   // From here on a store's root is its memory class: the analysis needs no other.
-  const auto classes = memory_classes(descs, window.stores, roots.size(), views.size());
-  window.num_views   = views.size();
-  window.num_roots   = 0;
+  const auto classes =
+      memory_classes(descs, window.stores, roots.size(), views.size(), window.apart_views);
+  std::sort(window.apart_views.begin(), window.apart_views.end());
+  window.num_views = views.size();
+  window.num_roots = 0;
   for (const auto memory : classes) {
     window.num_roots = std::max(window.num_roots, memory + 1);
   }
@@ -318,6 +323,15 @@ Window build_window(const std::vector<std::string>& descriptions,
     }
   }
   return window;
+}
+
+bool Window::views_apart(std::int32_t a, std::int32_t b) const
+{
+  if (a == b) {
+    return false;
+  }
+  return std::binary_search(apart_views.begin(), apart_views.end(),
+                            std::make_pair(std::min(a, b), std::max(a, b)));
 }
 
 }  // namespace legate_fuse::ir

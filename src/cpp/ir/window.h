@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/store_desc.h"
@@ -68,6 +69,12 @@ struct Window {
   std::vector<std::int32_t> root_last_task;  // per root: the last task accessing it (-1: none)
   std::int32_t num_roots{};
   std::int32_t num_views{};
+  // Pairs of views (lower number first, sorted) of one memory class that share no element for
+  // sure: a boundary column and the column it is copied from, both overlapping the interior.
+  std::vector<std::pair<std::int32_t, std::int32_t>> apart_views;
+
+  // Whether two views share no element for sure (false for a view and itself).
+  [[nodiscard]] bool views_apart(std::int32_t a, std::int32_t b) const;
 };
 
 // The tasks of a window from the compact encoding made by the Python side, per task

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 
 from legate_fuse import _core
 from legate_fuse.plan.planner import PlanSummary
+from legate_fuse.session import Session
+from legate_fuse.unfused import KERNEL_FAILED
 
 from .compare import run_both
 
@@ -148,7 +150,7 @@ def test_disjoint_halves_read_and_written_in_turn_keep_their_values() -> None:
 
 
 def test_periodic_ends_copied_after_an_interior_update_fuse_and_keep_their_values(
-        plans: list[PlanSummary]) -> None:
+        plans: list[PlanSummary], session: Session) -> None:
     """The ends of each row copied from the columns next to the opposite end (CFD's periodic
     boundary), after an update of the interior that overlaps them all: the two copies touch
     views apart from each other and run as one fused task."""
@@ -162,7 +164,11 @@ def test_periodic_ends_copied_after_an_interior_update_fuse_and_keep_their_value
             p[-1, :] = p[-2, :]
         return [p]
 
+    failed = sum(n for (_, _, why), n in session.stats.unfused.items() if why == KERNEL_FAILED)
     run_both(program)
+    # Every group launched its own kernel (none fell back to the copies as built).
+    assert sum(n for (_, _, why), n in session.stats.unfused.items()
+               if why == KERNEL_FAILED) == failed
     fused_copies = [tasks for plan in plans for kind, tasks, *_ in plan.groups
                     if kind == "fused" and all(plan.ops[t] == "UNARY_OP.COPY" for t in tasks)]
     assert len(fused_copies) >= 3 and all(len(tasks) == 2 for tasks in fused_copies), plans

@@ -110,17 +110,18 @@ def test_rule3_views_apart_within_a_class_of_overlapping_views_join() -> None:
 
 
 def test_plan_cache_distinguishes_views_apart_from_views_that_overlap() -> None:
-    def window(source: int) -> WindowBuilder:
+    def window(first_source: int, second_source: int) -> WindowBuilder:
         w = WindowBuilder(analyzer=analyzer)
         w.task((shifted(0, 5, (90,)), "W"), (region(4, (90,)), "R"))
-        w.task((shifted(0, 0, (10,)), "W"), (shifted(0, 80, (10,)), "R"))
-        w.task((shifted(0, 90, (10,)), "W"), (shifted(0, source, (10,)), "R"))
+        w.task((shifted(0, 0, (10,)), "W"), (shifted(0, first_source, (10,)), "R"))
+        w.task((shifted(0, 90, (10,)), "W"), (shifted(0, second_source, (10,)), "R"))
         w.keep_alive(A)
         return w
     analyzer = _core.Analyzer()
-    assert groups(window(10).plan()) == [("single", [0]), ("fused", [1, 2])]
-    # a[90:] = a[5:15] reads what a[:10] = a[80:90] wrote: the same signature but for that
-    assert groups(window(5).plan()) == [("single", [0]), ("single", [1]), ("single", [2])]
+    # The two sources overlap each other: both are read, the copies fuse.
+    assert groups(window(20, 25).plan()) == [("single", [0]), ("fused", [1, 2])]
+    # As many pairs of views apart, but a[90:] = a[5:15] reads what a[:10] = ... wrote.
+    assert groups(window(20, 5).plan()) == [("single", [0]), ("single", [1]), ("single", [2])]
 
 
 def test_rule4_write_after_read_through_another_view_splits() -> None:

@@ -51,7 +51,7 @@ SUITE: dict[str, tuple[int, int, int, int]] = {
     "cfd": (50, 400, 15, 5),
     "shallow_water": (100, 1000, 60, 5),
     "complex_field": (10_000, 4_000_000, 300, 10),
-    "jacobi_dense": (500, 6000, 300, 10),
+    "jacobi_dense": (500, 9000, 300, 10),
     "stencil_inplace": (200, 3000, 200, 20),
 }
 QUICK_SIZES = {"jacobi2d": 30, "cg": 30, "cfd": 20, "shallow_water": 30, "jacobi_dense": 100,

@@ -379,8 +379,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "memory is handed on only after the group of its last access (share_storage)"),
     Mutation(
         "shared-memory-whole-arrays", "src/cpp/analysis/storage_sharing.cc",
-        "        if (!(ref.whole || ref.sliced) || ref.future) {\n",
-        "        if (ref.future) {\n",
+        "        if (!(ref.whole || ref.sliced) || ref.future || ref.empty) {\n",
+        "        if (ref.future || ref.empty) {\n",
         (f"{SHARING}::test_an_array_seen_through_another_view_keeps_its_memory",),
         "only arrays seen whole or through slices share memory (share_storage)"),
     Mutation(

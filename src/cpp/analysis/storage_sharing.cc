@@ -56,7 +56,7 @@ std::vector<RootUse> root_uses(const ir::Window& window, const Plan& plan)
           continue;
         }
         auto& use = uses[static_cast<std::size_t>(ref.root)];
-        if (!(ref.whole || ref.sliced) || ref.future) {
+        if (!(ref.whole || ref.sliced) || ref.future || ref.empty) {
           use.shareable = false;
         }
         if (use.first_group < 0) {  // this task is the first to touch the root

@@ -267,9 +267,9 @@ Window build_window(const std::vector<std::string>& descriptions,
       ref.dtype_class = dtypes(store);
       ref.bytes       = desc->volume() * static_cast<std::int64_t>(dtype_size(desc->dtype));
       ref.empty       = !ref.value && desc->volume() == 0;
-      ref.whole       = desc->kind == StoreDesc::Kind::Region && desc->transform.empty() &&
-                        desc->level == 0 && !ref.empty;
-      ref.sliced      = desc->kind == StoreDesc::Kind::Region && only_slices(desc->transform);
+      ref.whole =
+          desc->kind == StoreDesc::Kind::Region && desc->transform.empty() && desc->level == 0;
+      ref.sliced = desc->kind == StoreDesc::Kind::Region && only_slices(desc->transform);
     }
     window.stores.push_back(std::move(ref));
   }

@@ -16,16 +16,22 @@ struct RootUse {
   std::int32_t store{-1};  // the first store of the root in the window
 };
 
+// Marks the root of a store as not shareable.
+void pin_store(const ir::Window& window, std::int32_t store, std::vector<RootUse>& uses)
+{
+  const auto root = window.stores[static_cast<std::size_t>(store)].root;
+  if (root >= 0) {
+    uses[static_cast<std::size_t>(root)].shareable = false;
+  }
+}
+
 // Marks every root a list of tasks touches as not shareable.
 void pin_roots(const ir::Window& window, const std::vector<std::int32_t>& tasks,
                std::vector<RootUse>& uses)
 {
   for (const auto task : tasks) {
     for (const auto& arg : window.tasks[static_cast<std::size_t>(task)].args) {
-      const auto root = window.stores[static_cast<std::size_t>(arg.store)].root;
-      if (root >= 0) {
-        uses[static_cast<std::size_t>(root)].shareable = false;
-      }
+      pin_store(window, arg.store, uses);
     }
   }
 }
@@ -43,10 +49,7 @@ std::vector<RootUse> root_uses(const ir::Window& window, const Plan& plan)
       continue;
     }
     for (const auto store : group.temporaries) {
-      const auto root = window.stores[static_cast<std::size_t>(store)].root;
-      if (root >= 0) {
-        uses[static_cast<std::size_t>(root)].shareable = false;
-      }
+      pin_store(window, store, uses);
     }
     for (const auto task : group.tasks) {
       const auto& args = window.tasks[static_cast<std::size_t>(task)].args;

@@ -92,7 +92,8 @@ void resolve_group(const ir::Window& window, Group& group)
 
   // Walk the live tasks in order: reads of a view before the group writes it come from memory
   // (a view apart from those the group writes always does: legality allows no other).
-  RootSet written_live, read_from_memory, written_views;
+  RootSet written_live, read_from_memory;
+  std::unordered_set<std::int32_t> written_views;
   std::unordered_map<std::int64_t, std::size_t> arg_index;
   for (const auto task : group.tasks) {
     const auto& args = window.tasks[static_cast<std::size_t>(task)].args;
@@ -108,9 +109,10 @@ void resolve_group(const ir::Window& window, Group& group)
       if (arg.privilege == ir::Privilege::Read) {
         continue;
       }
-      const auto root = store_of(window, arg).root;
+      const auto& store = store_of(window, arg);
+      const auto root   = store.root;
       written_live.insert(root);
-      written_views.insert(store_of(window, arg).view);
+      written_views.insert(store.view);
       if (live_after.count(root) != 0) {
         const auto privilege =
             arg.privilege == ir::Privilege::Reduce ? ir::Privilege::Reduce : ir::Privilege::Write;

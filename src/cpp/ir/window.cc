@@ -296,7 +296,22 @@ Window build_window(const std::vector<std::string>& descriptions,
   // From here on a store's root is its memory class: the analysis needs no other.
   const auto classes =
       memory_classes(descs, window.stores, roots.size(), views.size(), window.apart_views);
-  std::sort(window.apart_views.begin(), window.apart_views.end());
+  // Legality asks only about views of one class: pairs that ended in two classes are dropped,
+  // which keeps them out of the plan cache's key (a loop over rows makes many).
+  std::vector<std::int32_t> class_of_view(static_cast<std::size_t>(views.size()), -1);
+  for (std::size_t store = 0; store < window.stores.size(); ++store) {
+    if (window.stores[store].known) {
+      class_of_view[static_cast<std::size_t>(window.stores[store].view)] = classes[store];
+    }
+  }
+  auto& apart = window.apart_views;
+  apart.erase(std::remove_if(apart.begin(), apart.end(),
+                             [&](const std::pair<std::int32_t, std::int32_t>& pair) {
+                               return class_of_view[static_cast<std::size_t>(pair.first)] !=
+                                      class_of_view[static_cast<std::size_t>(pair.second)];
+                             }),
+              apart.end());
+  std::sort(apart.begin(), apart.end());
   window.num_views = views.size();
   window.num_roots = 0;
   for (const auto memory : classes) {

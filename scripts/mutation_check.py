@@ -691,6 +691,31 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/integration/test_complex_arithmetic.py::test_binary_op_over_every_pair",),
         "a complex product recovers infinities from NaN parts, as libcu++'s operator* does"),
     Mutation(
+        "complex-product-inline-not-contracted", "src/cpp/codegen/complex_float.cc",
+        "  return LF_C_make(z.re * w.re + lf_negate_LF_N(z.im * w.im), "
+        "z.re * w.im + z.im * w.re);\n",
+        "  return LF_C_make(z.re * w.re - z.im * w.im, z.re * w.im + z.im * w.re);\n",
+        ("tests/unit/test_codegen_complex.py::"
+         "test_tiles_with_and_without_a_nan_agree_bit_for_bit",
+         f"{COMPLEX_ARITHMETIC}::test_sums_and_products_of_random_parts_with_nans_in_some_tiles"),
+        "a complex product's inline form is not vectorised into fused multiply-adds"),
+    Mutation(
+        "complex-tile-with-a-nan-computed-again", "src/cpp/codegen/checked_complex_body.cc",
+        '  out << in1 << "if (!lf_nan) {\\n" << in2',
+        '  out << in1 << "if (1) {\\n" << in2',
+        (f"{COMPLEX_ARITHMETIC}::test_binary_op_over_every_pair",
+         f"{COMPLEX_ARITHMETIC}::test_sums_and_products_of_random_parts_with_nans_in_some_tiles"),
+        "a tile of a complex kernel with a NaN part is computed again by the functions that "
+        "choose NaN operands as cuPyNumeric's do"),
+    Mutation(
+        "complex-tile-stored-after-the-check", "src/cpp/codegen/checked_complex_body.cc",
+        "    out << in2 << local(s) << \" = \"\n",
+        "    out << in2 << element(arg) << \" = \" << to_storage(spec.args[arg].dtype, \"r\" + "
+        "std::to_string(spec.stores[s].reg)) << \";\\n\" << in2 << local(s) << \" = \"\n",
+        ("tests/unit/test_codegen_complex.py::"
+         "test_an_output_that_is_an_input_is_read_before_it_is_written",),
+        "a complex kernel stores a tile only once it knows the tile has no NaN"),
+    Mutation(
         "cpu-only-dtypes-unfused-where-legate-has-gpus", "legate_fuse/lift/cupynumeric.py",
         "    if not CPU_ONLY_DTYPES.isdisjoint((out, *ins)) and machine_has_gpus():\n",
         "    if False and machine_has_gpus():\n",

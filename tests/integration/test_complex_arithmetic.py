@@ -82,6 +82,36 @@ def test_quotients_of_random_parts_of_every_magnitude(session: Session, dtype: s
     assert_same_bits(fused, unfused)
 
 
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("dtype", COMPLEX)
+def test_sums_and_products_of_random_parts_with_nans_in_some_tiles(session: Session,
+                                                                   dtype: str) -> None:
+    """Where no complex value of a tile is NaN, the kernel computes it with inline forms the
+    compiler vectorises: still cuPyNumeric's bits, for parts of every magnitude (products that
+    overflow or underflow) and in place. A tile with a NaN part of either sign is computed
+    again as cuPyNumeric's functions choose their NaNs."""
+    rng = numpy.random.default_rng(17)
+    n = 5000
+    wide = 110 if dtype == "complex128" else 14
+    raw = rng.normal(size=(4, n)) * 10.0 ** rng.uniform(-wide, wide, size=(4, n))
+    with numpy.errstate(over="ignore"):
+        a = (raw[0] + 1j * raw[1]).astype(dtype)
+        b = (raw[2] + 1j * raw[3]).astype(dtype)
+    a[700] = complex(numpy.nan, 1.0)
+    b[2100] = complex(1.0, -numpy.nan)
+    a[3000] = complex(numpy.inf, 0.0)
+
+    def program(x: Any, y: Any) -> Any:
+        x = x * 1
+        x *= y
+        x += y
+        return (x - 0.5 * y) * y
+
+    fused, unfused, _ = fused_and_unfused(session, program, a, b)
+    assert numpy.isfinite(fused).mean() > 0.9
+    assert_same_bits(fused, unfused)
+
+
 SOURCES = [*COMPLEX, "float64", "float32", *INTS, "bool"]
 TARGETS = [*COMPLEX, "float64", "float32", "int64", "int32", "uint8", "bool"]
 

@@ -4,6 +4,7 @@
 
 #include "codegen/c_ops.h"
 #include "codegen/c_vector_math.h"
+#include "codegen/checked_complex_body.h"
 #include "codegen/complex_float.h"
 #include "codegen/element_body.h"
 #include "codegen/half_float.h"
@@ -104,6 +105,8 @@ class Renderer {
     const ElementAccess contiguous = [&](std::size_t a) { return element(a, true); };
     if (wants_staging(spec_)) {
       write_staged_body(out, spec_, "      ", "inner", contiguous);
+    } else if (wants_nan_check(spec_)) {
+      write_nan_checked_body(out, spec_, "      ", "inner", contiguous);
     } else {
       out << "      for (int64_t i = 0; i < inner; ++i) {\n";
       write_element_body(out, spec_, "        ", contiguous, fold_in_place());

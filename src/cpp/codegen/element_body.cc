@@ -6,7 +6,6 @@
 #include "codegen/half_float.h"
 
 namespace legate_fuse::codegen {
-namespace {
 
 std::string operand_dtype(const KernelSpec& spec, const Operand& op)
 {
@@ -22,8 +21,6 @@ std::string operand_dtype(const KernelSpec& spec, const Operand& op)
   }
   return "";
 }
-
-}  // namespace
 
 std::string require_rendering(const std::optional<std::string>& value, const std::string& what)
 {

@@ -67,6 +67,8 @@ void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std
 // inline" for C, "__device__ inline" for CUDA).
 [[nodiscard]] std::string remainder_helpers(const std::string& qualifier);
 [[nodiscard]] std::string operand_name(const Operand& op);
+// The dtype of what an operand names (int64 for the element's index).
+[[nodiscard]] std::string operand_dtype(const KernelSpec& spec, const Operand& op);
 // `functions` (C function definitions, each starting at the beginning of a line with its return
 // type) with `qualifier` before each definition.
 [[nodiscard]] std::string declared_with(const std::string& functions, const std::string& qualifier);

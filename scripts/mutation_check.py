@@ -100,6 +100,7 @@ SWITCHING = "tests/integration/test_payoff_switching.py"
 REPLAY = "tests/integration/test_replay.py"
 TASK_TIMES = "tests/integration/test_task_times.py"
 COMPLEX_ARITHMETIC = "tests/integration/test_complex_arithmetic.py"
+AXIS_REDUCTIONS = "tests/integration/test_axis_reductions.py"
 DISJOINT_VIEWS = "tests/integration/test_disjoint_views.py"
 AXIS_REDUCTIONS = "tests/integration/test_axis_reductions.py"
 
@@ -214,11 +215,19 @@ MUTATIONS: tuple[Mutation, ...] = (
         "raises in its statement"),
     Mutation(
         "lift-cache-keys-on-types", "legate_fuse/capture/lazy_task.py",
-        "        record.shape.append((name, redop, store.type, store.ndim > 0))\n",
-        "        record.shape.append((name, redop, store.ndim > 0))\n",
+        "        record.shape.append((name, redop, store.type, store.ndim))\n",
+        "        record.shape.append((name, redop, store.ndim))\n",
         ("tests/integration/test_plan_cache_keys.py::"
          "test_a_task_is_lifted_from_its_cached_form_as_afresh",),
         "the lifting cache keys on the stores' types (LazyAutoTask._add_store_arg)"),
+    Mutation(
+        "lift-cache-keys-on-dimensions", "legate_fuse/capture/lazy_task.py",
+        "        record.shape.append((name, redop, store.type, store.ndim))\n",
+        "        record.shape.append((name, redop, store.type, store.ndim > 0))\n",
+        ("tests/integration/test_axis_reductions.py::"
+         "test_argmin_and_argmax_along_another_axis_stay_as_built",),
+        "the lifting cache keys on the stores' dimensions (an argmin along axis 1 is the last "
+        "axis of a matrix, not of a 3-D array)"),
     Mutation(
         "unliftable-lazy-task-built-at-once", "legate_fuse/capture/lazy_task.py",
         "                or (self._max_scalars is not None"
@@ -716,8 +725,59 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_an_output_that_is_an_input_is_read_before_it_is_written",),
         "a complex kernel stores a tile only once it knows the tile has no NaN"),
     Mutation(
+        "argmin-first-index-wins-a-tie", "src/cpp/codegen/arg_reduction.cc",
+        '              ";\\n  const int64_t taken = -(int64_t)(folded != held.value);'
+        '\\n  held.arg ^= "\n',
+        '              ";\\n  const int64_t taken = -(int64_t)(folded != held.value || '
+        'next.value == held.value);\\n  held.arg ^= "\n',
+        (f"{AXIS_REDUCTIONS}::test_argmin_and_argmax_along_the_last_axis_fuse_with_their_producers",),
+        "of equal values along the axis, argmin and argmax keep the first index, as cuPyNumeric's "
+        "fold does"),
+    Mutation(
+        "argmin-never-takes-a-nan", "src/cpp/codegen/arg_reduction.cc",
+        '         {std::make_pair("min", "next.value < held.value ? next.value : '
+        'held.value"),\n',
+        '         {std::make_pair("min", "!(held.value <= next.value) ? next.value : '
+        'held.value"),\n',
+        (f"{AXIS_REDUCTIONS}::test_argmin_and_argmax_along_the_last_axis_fuse_with_their_producers",),
+        "argmin never takes a NaN value's index, as cuPyNumeric's fold (std::min) does not"),
+    Mutation(
+        "argmin-index-from-the-blocks-corner", "src/cpp/codegen/arg_reduction.cc",
+        '    return "lf_argval_" + ins[0] + "_make(lf_corner[" + axis + "] + (st" + arg +\n',
+        '    return "lf_argval_" + ins[0] + "_make(0 + (st" + arg +\n',
+        ("tests/integration/test_multi_cpu.py",),
+        "an argmin's index counts from the block's corner along the axis (a row split between "
+        "points)"),
+    Mutation(
+        "argmin-index-only-along-the-innermost-axis", "src/cpp/codegen/arg_reduction.cc",
+        '           " == 0 ? i : 0), " + operands[0] + ")";\n',
+        '           " == 0 ? i : i), " + operands[0] + ")";\n',
+        ("tests/integration/test_axis_reductions.py::test_argmin_along_the_last_of_three_axes_and_of_views",),
+        "where the block drops the reduced axis (one element), every argmin index is its corner"),
+    Mutation(
+        "argmin-runs-fused-alone", "legate_fuse/plan/planner.py",
+        "                flags = int(task.aligned) | 2 * int(task.fused_alone)"
+        "  # ir::decode_tasks\n",
+        "                flags = int(task.aligned)\n",
+        ("tests/integration/test_axis_reductions.py::"
+         "test_an_argmin_with_nothing_to_fuse_runs_as_a_fused_kernel",),
+        "an argmin or argmax with nothing to fuse runs as the plugin's (faster) kernel"),
+    Mutation(
+        "lift-cache-keeps-fused-alone", "legate_fuse/lift/__init__.py",
+        "            lifted.fused_alone)\n",
+        "            False)\n",
+        ("tests/integration/test_axis_reductions.py::"
+         "test_an_argmin_with_nothing_to_fuse_runs_as_a_fused_kernel",),
+        "a task lifted from the lifting cache still runs fused alone where its lifting said so"),
+    Mutation(
+        "argmin-lifted-along-the-last-axis-only", "legate_fuse/lift/cupynumeric.py",
+        "            last = axis is not None and axis == record.args[0].store.ndim - 1\n",
+        "            last = axis is not None\n",
+        ("tests/integration/test_axis_reductions.py::test_argmin_and_argmax_along_another_axis_stay_as_built",),
+        "argmin and argmax along an axis other than the last stay as cuPyNumeric built them"),
+    Mutation(
         "cpu-only-dtypes-unfused-where-legate-has-gpus", "legate_fuse/lift/cupynumeric.py",
-        "    if not CPU_ONLY_DTYPES.isdisjoint((out, *ins)) and machine_has_gpus():\n",
+        "    if cpu_only and machine_has_gpus():\n",
         "    if False and machine_has_gpus():\n",
         ("tests/integration/test_cpu_only_dtypes.py",),
         "float16 and complex numbers stay unfused where Legate runs tasks on GPUs"),

@@ -125,7 +125,7 @@ class LazyAutoTask:
         record.args.append(StoreArg("add_output", store, -1, variable))
         record.stores.append(store)
         record.calls.append(("add_output", (id(store), variable), _NO_KEYWORDS))
-        record.shape.append(("add_output", -1, store.type, store.ndim > 0,
+        record.shape.append(("add_output", -1, store.type, store.ndim,
                              ("partition of", variable.index)))
         return variable
 
@@ -151,7 +151,7 @@ class LazyAutoTask:
         record.args.append(StoreArg(name, store, redop, variable))
         record.stores.append(store)
         record.calls.append((name, call_args, _NO_KEYWORDS))
-        record.shape.append((name, redop, store.type, store.ndim > 0))
+        record.shape.append((name, redop, store.type, store.ndim))
         return variable
 
     def add_scalar_arg(self, *args: Any, **kwargs: Any) -> Any:

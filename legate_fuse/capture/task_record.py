@@ -43,8 +43,9 @@ class TaskRecord:
     lifted: tuple[Any] | None = None
     # Recorded by a LazyAutoTask: every call understood, no real task built while held.
     lazy: bool = False
-    # Of a lazy record: its calls with stores replaced by their argument index, type and
-    # whether they are partitioned; whatever lifting reads of a task but the stores themselves.
+    # Of a lazy record: its calls with stores replaced by their argument index, type and number
+    # of dimensions (an argmin lifts when its axis is the last); whatever lifting reads of a
+    # task but the stores themselves.
     shape: list[Any] = field(default_factory=list)
     # Of a lazy record whose kind is watched: the program's call site (capture/call_sites.py).
     site: Any = None

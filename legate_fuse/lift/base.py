@@ -34,6 +34,8 @@ class LiftedTask:
     op: str
     args: tuple[LiftedArg, ...]
     aligned: bool
+    # Worth running as a fused kernel on its own: faster than the task as built.
+    fused_alone: bool = False
 
 
 def constraints_align(record: TaskRecord, partitioned: list[int]) -> bool:

@@ -209,7 +209,8 @@ class Planner:
         for record, task in zip(records, lifted, strict=True):
             if task is not None:
                 args: Sequence[LiftedArg] = task.args
-                encoded += (self.op_id(task.op), int(task.aligned), len(args))
+                flags = int(task.aligned) | 2 * int(task.fused_alone)  # ir::decode_tasks
+                encoded += (self.op_id(task.op), flags, len(args))
             else:  # opaque: which roots it touches, and which it may write
                 args = opaque_args(record)
                 encoded += (-1, 0, len(args))

@@ -59,6 +59,10 @@ def axis_reductions(xp: Any) -> Results:
         "rows": xp.max(y * y, axis=1),
         "mean_reduced": (x - 0.5).mean(axis=0, keepdims=True),
         "centered": x - xp.min(x + 1.0, axis=1, keepdims=True),
+        "nearest": xp.argmin(y * y - 1.0, axis=1),
+        "farthest": xp.argmax(xp.abs(y), axis=-1, keepdims=True),
+        # rows long enough to be split between points: each folds its part from its corner
+        "nearest_in_wide_rows": xp.argmin(xp.array(a0.reshape(3, 40_000)) * 3.0 - 1.0, axis=1),
     }
 
 

@@ -1,4 +1,5 @@
-"""Reductions along an axis (`sum/prod/max/min/mean(axis=...)`, keepdims) fuse as the last
+"""Reductions along an axis (`sum/prod/max/min/mean(axis=...)`, keepdims; `argmin/argmax` along
+the last axis) fuse as the last
 stage of a group, with the element-wise work producing what they reduce; the element-wise work
 on their results follows in a later group. Bit for bit against fusion off."""
 
@@ -114,14 +115,87 @@ def test_masked_axis_reductions_fuse_with_their_mask(plans: list[PlanSummary], n
     assert fused_ops(plans).count(f"UNARY_RED.{name.upper()}") == 2
 
 
-def test_argmax_stays_as_built(plans: list[PlanSummary]) -> None:
+ARG_REDUCTIONS: dict[str, Callable[..., Any]] = {"argmin": np.argmin, "argmax": np.argmax}
+
+
+def specials(dtype: str, shape: tuple[int, int]) -> Any:
+    """Rows with ties (the first index wins), and for floats NaNs (never taken), infinities,
+    both zeros and a row of NaNs only (no value ever taken: cuPyNumeric's identity index)."""
+    if dtype in ("uint8", "bool"):
+        return (np.arange(shape[0] * shape[1]) % 3).astype(dtype).reshape(shape)
+    x = grid(dtype, shape)
+    if not dtype.startswith("float"):
+        return x
+    host = numpy.asarray(x).copy()
+    host[0, :] = numpy.nan
+    host[1, 3] = numpy.nan
+    host[2, :] = 0.0
+    host[2, 4] = -0.0
+    host[3, 2], host[3, 5] = numpy.inf, -numpy.inf
+    host[4, ::2] = -numpy.inf
+    return np.array(host)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("dtype", [*DTYPES, "uint8", "bool"])
+@pytest.mark.parametrize("name", sorted(ARG_REDUCTIONS))
+def test_argmin_and_argmax_along_the_last_axis_fuse_with_their_producers(
+        plans: list[PlanSummary], name: str, dtype: str) -> None:
+    """cuPyNumeric folds (index, value) pairs into its argval struct, then reads the indices
+    out; fused, the pairs fold in the kernel of the producers (a strictly smaller or larger
+    value takes the index), bit for bit as its own fold."""
+    reduce = ARG_REDUCTIONS[name]
+
     def program() -> list[Any]:
-        x = grid("float64", (20, 8))
-        y = x * 2.0
-        return [np.argmax(y, axis=1), np.argmin(y, axis=0), y + 1.0]
+        x = specials(dtype, (37, 11))
+        y = x * x - x if dtype != "bool" else x ^ True
+        return [reduce(y, axis=1), reduce(y, axis=-1, keepdims=True), reduce(x, axis=1)]
 
     run_both(program)
-    assert not [op for op in fused_ops(plans) if op.startswith("UNARY_RED")]
+    assert f"UNARY_RED.{name.upper()}.1" in fused_ops(plans)
+
+
+def test_argmin_along_the_last_of_three_axes_and_of_views(plans: list[PlanSummary]) -> None:
+    def program() -> list[Any]:
+        x = grid("float64", (5, 6, 7))
+        return [np.argmin(np.exp(x) - 1.0, axis=2), np.argmax(x[1:, 2:5, 2:] * 3.0, axis=-1),
+                np.argmin(x.T * 2.0, axis=2),
+                # an axis of one element, which the block drops: every index is 0
+                np.argmin(x[:, :, :1] * 2.0, axis=2), np.argmax(x[:, 1, 3:4] + 1.0, axis=1)]
+
+    run_both(program)
+    assert fused_ops(plans).count("UNARY_RED.ARGMIN.2") >= 1
+
+
+@pytest.mark.parametrize("name", sorted(ARG_REDUCTIONS))
+def test_an_argmin_with_nothing_to_fuse_runs_as_a_fused_kernel(plans: list[PlanSummary],
+                                                               name: str) -> None:
+    """Alone (an array made from NumPy data, nothing else in the window), argmin and argmax
+    still run as the plugin's kernel, whose fold is several times faster than cuPyNumeric's."""
+    host = numpy.random.default_rng(3).normal(size=(300, 9))
+    host[::7, 2] = host[::7, 5]  # ties
+
+    def program() -> list[Any]:
+        x = np.array(host)
+        return [ARG_REDUCTIONS[name](x, axis=1)]
+
+    run_both(program)
+    run_both(program)  # lifted again from what the first run's lifting remembered
+    assert fused_ops(plans).count(f"UNARY_RED.{name.upper()}.1") == 2
+
+
+def test_argmin_and_argmax_along_another_axis_stay_as_built(plans: list[PlanSummary]) -> None:
+    """Along an axis other than the last the pairs' indices are not lifted: axis 1 of a 3-D
+    array, after axis 1 of a matrix (the last) was lifted."""
+    def program() -> list[Any]:
+        x = grid("float64", (20, 8))
+        along_rows = np.argmin(x * 2.0, axis=1)
+        along_columns = np.argmax(x * 2.0, axis=0)
+        z = grid("float64", (4, 5, 6))
+        return [along_rows, along_columns, np.argmin(z * 2.0, axis=1), x + 1.0]
+
+    run_both(program)
+    assert [op for op in fused_ops(plans) if op.startswith("UNARY_RED")] == ["UNARY_RED.ARGMIN.1"]
 
 
 def test_float32_values_summed_into_float64_fuse_after_their_conversion(

@@ -1,5 +1,6 @@
 """Dtypes whose fused kernels model cuPyNumeric's CPU kernels only (float16, complex64,
-complex128): where Legate has GPUs, their work runs as cuPyNumeric built it."""
+complex128, the argmin/argmax pairs): where Legate has GPUs, their work runs as cuPyNumeric
+built it."""
 
 from __future__ import annotations
 
@@ -44,3 +45,21 @@ def test_stays_unfused_where_legate_has_gpus(session: Session, monkeypatch: pyte
     finally:
         monkeypatch.undo()
         forget_lifted()
+
+
+def test_argmin_pairs_are_folded_by_cupynumeric_where_legate_has_gpus(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """cuPyNumeric's GPU kernels fold argmin/argmax pairs with atomics, which the kernels'
+    fold was not checked against: where Legate has GPUs, the reduction is not lifted."""
+    from legate_fuse.lift import cupynumeric as lifting
+
+    args = ("UNARY_RED.ARGMIN.1", "{int64:0,float64:8}", ("float64",))
+    lifting._renderable.cache_clear()
+    assert lifting._renderable(*args)
+    monkeypatch.setattr(lifting, "machine_has_gpus", lambda: True)
+    lifting._renderable.cache_clear()
+    try:
+        assert not lifting._renderable(*args)
+    finally:
+        monkeypatch.undo()
+        lifting._renderable.cache_clear()

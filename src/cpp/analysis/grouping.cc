@@ -124,6 +124,12 @@ void truncate(Group& group, std::size_t position)
 
 }  // namespace
 
+bool runs_fused(const ir::Window& window, const std::vector<std::int32_t>& tasks)
+{
+  return tasks.size() > 1 ||
+         (tasks.size() == 1 && window.tasks[static_cast<std::size_t>(tasks[0])].fused_alone);
+}
+
 Plan group_tasks(const ir::Window& window)
 {
   Plan plan;
@@ -148,7 +154,7 @@ Plan group_tasks(const ir::Window& window)
                ": writes a 0-d value read after the group, which each point would write";
     }
     if (!current.tasks.empty()) {
-      current.kind       = current.tasks.size() > 1 ? Group::Kind::Fused : Group::Kind::Single;
+      current.kind = runs_fused(window, current.tasks) ? Group::Kind::Fused : Group::Kind::Single;
       current.end_reason = std::move(reason);
       plan.groups.push_back(std::move(current));
     }

@@ -13,4 +13,8 @@ namespace legate_fuse::analysis {
 // order, without liveness information (see temporaries.h).
 [[nodiscard]] Plan group_tasks(const ir::Window& window);
 
+// Whether these tasks of a group run as one fused task: two or more, or one whose fused kernel
+// is faster than the task as built (ir::Task::fused_alone).
+[[nodiscard]] bool runs_fused(const ir::Window& window, const std::vector<std::int32_t>& tasks);
+
 }  // namespace legate_fuse::analysis

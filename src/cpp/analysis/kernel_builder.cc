@@ -119,6 +119,7 @@ class KernelBuilder {
       return;  // a reduction nothing observes
     }
     Operand value, mask = Operand::none();
+    const auto reduction = reduction_name(op);
     if (op == "DOT") {
       value = node("BINARY_OP.MULTIPLY", target.dtype, std::move(inputs));
     } else {
@@ -130,7 +131,12 @@ class KernelBuilder {
         mask = inputs[1];
       }
     }
-    spec_.reductions.push_back(ir::ReduceSpec{found->second, reduction_name(op), value, mask});
+    if (ir::is_arg_reduction(reduction)) {
+      // "UNARY_RED.ARGMIN.<axis>": each value folds with its index along the axis.
+      const auto axis = std::stoll(op.substr(op.rfind('.') + 1));
+      value           = node(ir::argval_node(axis, found->second), target.dtype, {value});
+    }
+    spec_.reductions.push_back(ir::ReduceSpec{found->second, reduction, value, mask});
   }
 
   ir::KernelSpec finish()

@@ -4,6 +4,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "analysis/grouping.h"
+
 namespace legate_fuse::analysis {
 namespace {
 
@@ -88,7 +90,7 @@ void resolve_group(const ir::Window& window, Group& group)
     }
   }
   remove_dead_tasks(window, live_after, group);
-  const bool fused = group.tasks.size() > 1;
+  const bool fused = runs_fused(window, group.tasks);
 
   // Walk the live tasks in order: reads of a view before the group writes it come from memory
   // (a view apart from those the group writes always does: legality allows no other).

@@ -1,7 +1,9 @@
 #include "codegen/c_ops.h"
 
+#include <algorithm>
 #include <unordered_map>
 
+#include "codegen/arg_reduction.h"
 #include "codegen/complex_float.h"
 #include "codegen/half_float.h"
 
@@ -325,13 +327,20 @@ std::optional<std::string> half_expression(const std::string& op, const std::str
 std::optional<std::string> c_type(const std::string& dtype)
 {
   const TypeInfo* t = info(dtype);
-  return t ? std::optional<std::string>{t->c_name} : std::nullopt;
+  return t ? std::optional<std::string>{t->c_name} : argval_c_type(dtype);
 }
 
 std::optional<std::string> c_expression(const std::string& op, const std::string& out_dtype,
                                         const std::vector<std::string>& in_dtypes,
                                         const std::vector<std::string>& operands)
 {
+  if (in_dtypes.size() == operands.size() &&
+      (is_argval(out_dtype) ||
+       std::any_of(in_dtypes.begin(), in_dtypes.end(),
+                   [](const auto& d) { return is_argval(d); }) ||
+       op.rfind("ARGVAL.", 0) == 0)) {
+    return argval_expression(op, out_dtype, in_dtypes, operands);
+  }
   if (!info(out_dtype) || in_dtypes.size() != operands.size()) {
     return std::nullopt;
   }
@@ -461,6 +470,9 @@ bool is_library_call(const std::string& op, const std::vector<std::string>& in_d
 
 std::optional<std::string> reduction_identity(const std::string& op, const std::string& dtype)
 {
+  if (is_argval(dtype)) {
+    return argval_identity(op, dtype);
+  }
   const TypeInfo* t = info(dtype);
   if (!t || is_half(dtype) || t->kind == 'c') return std::nullopt;
   const std::string type = t->c_name;
@@ -476,6 +488,9 @@ std::optional<std::string> reduction_identity(const std::string& op, const std::
 std::optional<std::string> reduction_combine(const std::string& op, const std::string& dtype,
                                              const std::string& acc, const std::string& value)
 {
+  if (is_argval(dtype)) {
+    return argval_combine(op, dtype, acc, value);
+  }
   const TypeInfo* t = info(dtype);
   if (!t || is_half(dtype) || t->kind == 'c') return std::nullopt;
   if (op == "ALL")

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "codegen/arg_reduction.h"
 #include "codegen/c_ops.h"
 #include "codegen/c_vector_math.h"
 #include "codegen/checked_complex_body.h"
@@ -38,6 +39,7 @@ class Renderer {
     if (uses_complex(spec_)) {
       out << complex_helpers() << "\n";
     }
+    out << argval_helpers(spec_);
     if (uses_index(spec_)) {
       // The element's index in the launch: a one-dimensional iteration space, so the row's
       // first index plus the position in the row.
@@ -56,6 +58,11 @@ class Renderer {
       // The block's lower corner follows the scalars (runtime/kernel_abi.h).
       out << "  int64_t lf_origin;\n  memcpy(&lf_origin, scalar_bytes + "
           << 8 * spec_.scalar_types.size() << ", sizeof(lf_origin));\n";
+    }
+    if (uses_argval_nodes(spec_)) {
+      // The block's lower corner, in the launch's coordinates, before dimensions are merged.
+      out << "  int64_t lf_corner[LEGATE_FUSE_MAX_DIM];\n  memcpy(lf_corner, scalar_bytes + "
+          << 8 * spec_.scalar_types.size() << ", sizeof(lf_corner));\n";
     }
     for (std::size_t a = 0; a < spec_.args.size(); ++a) {
       if (is_value_input(spec_, a)) {

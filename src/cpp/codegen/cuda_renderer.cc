@@ -81,9 +81,11 @@ std::string render_cuda(const KernelSpec& spec)
 {
   // cuPyNumeric's GPU kernels compute float16 with the device's half-precision instructions
   // and complex numbers with libcu++'s device code, which the CPU models of half_float.h and
-  // complex_float.h have not been checked against: such groups run unfused on GPUs.
-  if (uses_half(spec) || uses_complex(spec)) {
-    throw UnsupportedError("legate-fuse: no CUDA rendering for float16 or complex kernels");
+  // complex_float.h have not been checked against, and fold argmin/argmax pairs with atomics
+  // (arg_reduction.h models the CPU fold): such groups run unfused on GPUs.
+  if (uses_half(spec) || uses_complex(spec) || uses_argval(spec)) {
+    throw UnsupportedError(
+        "legate-fuse: no CUDA rendering for float16, complex or argmin/argmax kernels");
   }
   std::ostringstream out;
   out << kPrelude << KERNEL_ABI_TEXT << "\n" << remainder_helpers("__device__ inline") << "\n";

@@ -1,5 +1,6 @@
 #include "codegen/element_body.h"
 
+#include "codegen/arg_reduction.h"
 #include "codegen/c_ops.h"
 #include "codegen/c_renderer.h"
 #include "codegen/complex_float.h"
@@ -64,6 +65,8 @@ bool uses_dtype(const KernelSpec& spec, bool (*is_of_kind)(const std::string&))
 bool uses_half(const KernelSpec& spec) { return uses_dtype(spec, is_half); }
 
 bool uses_complex(const KernelSpec& spec) { return uses_dtype(spec, is_complex); }
+
+bool uses_argval(const KernelSpec& spec) { return uses_dtype(spec, is_argval); }
 
 std::string declared_with(const std::string& functions, const std::string& qualifier)
 {

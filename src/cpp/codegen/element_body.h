@@ -75,5 +75,7 @@ void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std
 // Whether any array, value or node of the kernel is complex (the renderer then includes
 // complex_float.h's types and helpers).
 [[nodiscard]] bool uses_complex(const KernelSpec& spec);
+// Whether any array or node of the kernel is an argval (arg_reduction.h).
+[[nodiscard]] bool uses_argval(const KernelSpec& spec);
 
 }  // namespace legate_fuse::codegen

@@ -43,6 +43,16 @@ std::int32_t runtime_scalar_count(const std::string& op)
 
 bool takes_index(const std::string& op) { return op == "ARANGE"; }
 
+std::string argval_node(std::int64_t axis, std::int32_t target_arg)
+{
+  return "ARGVAL." + std::to_string(axis) + "." + std::to_string(target_arg);
+}
+
+bool is_arg_reduction(const std::string& reduction)
+{
+  return reduction == "ARGMIN" || reduction == "ARGMAX";
+}
+
 std::string describe(const KernelSpec& spec)
 {
   std::ostringstream out;

@@ -64,6 +64,12 @@ struct KernelSpec {
 // then one-dimensional, as its output is.
 [[nodiscard]] bool takes_index(const std::string& op);
 
+// The node that pairs a value with its index along axis `axis` for an argmin or argmax folded
+// into kernel argument `target_arg`: "ARGVAL.<axis>.<arg>" (codegen/arg_reduction.h renders it).
+[[nodiscard]] std::string argval_node(std::int64_t axis, std::int32_t target_arg);
+// Whether a reduction of this name folds such pairs (ARGMIN, ARGMAX).
+[[nodiscard]] bool is_arg_reduction(const std::string& reduction);
+
 // The specification as text, one line per argument, scalar, node, store and reduction. It
 // states every field, so it is also the spec's canonical form: equal texts, equal kernels.
 [[nodiscard]] std::string describe(const KernelSpec& spec);

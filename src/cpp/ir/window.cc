@@ -196,7 +196,9 @@ std::vector<Task> decode_tasks(const std::vector<std::int64_t>& encoded, std::si
   while (pos < encoded.size()) {
     Task task;
     task.op          = static_cast<std::int32_t>(next());
-    task.aligned     = next() != 0;
+    const auto flags = next();
+    task.aligned     = (flags & 1) != 0;
+    task.fused_alone = (flags & 2) != 0;
     const auto nargs = next();
     if (nargs < 0) {
       throw std::invalid_argument("legate-fuse: negative argument count");

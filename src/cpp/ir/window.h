@@ -54,6 +54,9 @@ struct Arg {
 struct Task {
   std::int32_t op{-1};  // lifted operation id; negative: opaque (not liftable)
   bool aligned{};       // every partitioned argument is aligned with every other
+  // Worth running as a fused kernel on its own: its kernel is faster than the task as its
+  // library built it (argmin and argmax along an axis).
+  bool fused_alone{};
   std::vector<Arg> args;
 
   [[nodiscard]] bool liftable() const { return op >= 0; }
@@ -78,7 +81,7 @@ struct Window {
 };
 
 // The tasks of a window from the compact encoding made by the Python side, per task
-//   [op, aligned, nargs, (store, privilege, redop) * nargs],
+//   [op, flags, nargs, (store, privilege, redop) * nargs], flags: 1 aligned, 2 fused alone,
 // stores numbered by first appearance among `num_stores`. A loop's windows share it: decoded
 // once per stream of tasks, not once per window. Throws std::invalid_argument on a malformed
 // encoding.

@@ -179,8 +179,12 @@ def test_an_argmin_with_nothing_to_fuse_runs_as_a_fused_kernel(plans: list[PlanS
         x = np.array(host)
         return [ARG_REDUCTIONS[name](x, axis=1)]
 
+    def another_window() -> list[Any]:  # planned afresh, the argmin lifted from the cache
+        x = np.array(host)
+        return [ARG_REDUCTIONS[name](x, axis=1), x[:, 0] * 2.0]
+
     run_both(program)
-    run_both(program)  # lifted again from what the first run's lifting remembered
+    run_both(another_window)
     assert fused_ops(plans).count(f"UNARY_RED.{name.upper()}.1") == 2
 
 

@@ -27,20 +27,6 @@ std::string value_dtype(const std::string& dtype)
   return "";
 }
 
-// "ARGVAL.<axis>.<arg>" -> (axis, arg), or nullopt.
-std::optional<std::pair<std::string, std::string>> parse_argval_node(const std::string& op)
-{
-  const std::string head = "ARGVAL.";
-  if (op.compare(0, head.size(), head) != 0) {
-    return std::nullopt;
-  }
-  const auto dot = op.find('.', head.size());
-  if (dot == std::string::npos) {
-    return std::nullopt;
-  }
-  return std::make_pair(op.substr(head.size(), dot - head.size()), op.substr(dot + 1));
-}
-
 }  // namespace
 
 bool is_argval(const std::string& dtype) { return !value_dtype(dtype).empty(); }
@@ -54,7 +40,7 @@ std::optional<std::string> argval_c_type(const std::string& dtype)
 bool uses_argval_nodes(const KernelSpec& spec)
 {
   for (const auto& node : spec.nodes) {
-    if (parse_argval_node(node.op)) {
+    if (ir::parse_argval_node(node.op)) {
       return true;
     }
   }
@@ -65,11 +51,11 @@ std::optional<std::string> argval_expression(const std::string& op, const std::s
                                              const std::vector<std::string>& ins,
                                              const std::vector<std::string>& operands)
 {
-  if (const auto node = parse_argval_node(op)) {
+  if (const auto node = ir::parse_argval_node(op)) {
     if (!is_argval(out) || ins.size() != 1 || ins[0] != value_dtype(out)) {
       return std::nullopt;
     }
-    const auto& [axis, arg] = *node;
+    const auto axis = std::to_string(node->axis), arg = std::to_string(node->target_arg);
     return "lf_argval_" + ins[0] + "_make(lf_corner[" + axis + "] + (st" + arg +
            " == 0 ? i : 0), " + operands[0] + ")";
   }

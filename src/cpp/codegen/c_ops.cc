@@ -338,7 +338,7 @@ std::optional<std::string> c_expression(const std::string& op, const std::string
       (is_argval(out_dtype) ||
        std::any_of(in_dtypes.begin(), in_dtypes.end(),
                    [](const auto& d) { return is_argval(d); }) ||
-       op.rfind("ARGVAL.", 0) == 0)) {
+       ir::parse_argval_node(op))) {
     return argval_expression(op, out_dtype, in_dtypes, operands);
   }
   if (!info(out_dtype) || in_dtypes.size() != operands.size()) {

@@ -1,5 +1,6 @@
 #include "ir/kernel_spec.h"
 
+#include <exception>
 #include <sstream>
 
 namespace legate_fuse::ir {
@@ -43,9 +44,30 @@ std::int32_t runtime_scalar_count(const std::string& op)
 
 bool takes_index(const std::string& op) { return op == "ARANGE"; }
 
+namespace {
+const std::string kArgvalPrefix = "ARGVAL.";
+}  // namespace
+
 std::string argval_node(std::int64_t axis, std::int32_t target_arg)
 {
-  return "ARGVAL." + std::to_string(axis) + "." + std::to_string(target_arg);
+  return kArgvalPrefix + std::to_string(axis) + "." + std::to_string(target_arg);
+}
+
+std::optional<ArgvalNode> parse_argval_node(const std::string& op)
+{
+  if (op.compare(0, kArgvalPrefix.size(), kArgvalPrefix) != 0) {
+    return std::nullopt;
+  }
+  const auto dot = op.find('.', kArgvalPrefix.size());
+  if (dot == std::string::npos) {
+    return std::nullopt;
+  }
+  try {
+    return ArgvalNode{std::stoll(op.substr(kArgvalPrefix.size(), dot - kArgvalPrefix.size())),
+                      std::stoi(op.substr(dot + 1))};
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
 }
 
 bool is_arg_reduction(const std::string& reduction)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,12 @@ struct KernelSpec {
 // The node that pairs a value with its index along axis `axis` for an argmin or argmax folded
 // into kernel argument `target_arg`: "ARGVAL.<axis>.<arg>" (codegen/arg_reduction.h renders it).
 [[nodiscard]] std::string argval_node(std::int64_t axis, std::int32_t target_arg);
+struct ArgvalNode {
+  std::int64_t axis{};
+  std::int32_t target_arg{};
+};
+// The axis and target of such a node; nullopt for any other operation.
+[[nodiscard]] std::optional<ArgvalNode> parse_argval_node(const std::string& op);
 // Whether a reduction of this name folds such pairs (ARGMIN, ARGMAX).
 [[nodiscard]] bool is_arg_reduction(const std::string& reduction);
 

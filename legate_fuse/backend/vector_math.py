@@ -1,11 +1,13 @@
-"""Whether generated kernels may use the vector form of exp (see codegen/c_vector_math.h).
+"""Whether generated kernels may use the vector forms of exp and log (codegen/c_vector_math.h).
 
-The vector form repeats the C library's exp algorithm operation for operation, so it rounds
+Each vector form repeats the C library's algorithm operation for operation, so it rounds
 exactly as the C library only where the library is the one it was written from (glibc's on a
-CPU with FMA). This is checked, not assumed: a program that compares the two on millions of
-inputs is compiled with the kernels' compiler and flags and run once per machine, compiler and
-C library; its verdict is cached beside the kernels. Kernels are compiled with
--DLF_VECTOR_EXP=1 only when it passed.
+CPU with FMA); log's also takes its table from the library's file (libm_tables.py). This is
+checked, not assumed: for each function, a program that compares the two on millions of inputs
+is compiled with the kernels' compiler and flags and run once per machine, compiler and C
+library; its verdict is cached beside the kernels. Kernels are compiled with
+-DLF_VECTOR_EXP=1 / -DLF_VECTOR_LOG=1 only where the function's check passed, and with the log
+table in front of their source when the vector log is used.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from functools import cache
 from pathlib import Path
 
 from legate_fuse import _core
+from legate_fuse.backend import libm_tables
 from legate_fuse.backend.compiler import (
     C_FORMAT,
     FLAGS,
@@ -32,23 +35,44 @@ logger = logging.getLogger("legate_fuse")
 
 PROGRAM_FLAGS = tuple(f for f in FLAGS if f not in ("-fPIC", "-shared"))
 PASSED = "identical"
+FUNCTIONS = ("exp", "log")  # those with a vector form, as _core.vector_math_check_program names
 
 
 @cache
-def c_library_identity() -> str:
-    """The C math library this process runs with: its path and a digest of its contents."""
+def c_math_libraries() -> tuple[str, ...]:
+    """The C math libraries this process has loaded (normally one)."""
     try:
         with open("/proc/self/maps") as maps:
             paths = {line.split()[-1] for line in maps if "/libm." in line or "/libm-" in line}
     except OSError:
         paths = set()
+    return tuple(sorted(paths))
+
+
+@cache
+def c_library_identity() -> str:
+    """The C math library this process runs with: its path and a digest of its contents."""
     parts = []
-    for path in sorted(paths):
+    for path in c_math_libraries():
         try:
             parts.append(f"{path} {hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]}")
         except OSError:
             parts.append(path)
     return "; ".join(parts) or "unknown"
+
+
+@cache
+def log_table() -> tuple[int, ...] | None:
+    """The C library's log table, when this process has exactly one C math library with one."""
+    libraries = c_math_libraries()
+    return libm_tables.log_data(libraries[0]) if len(libraries) == 1 else None
+
+
+@cache
+def preamble(function: str) -> str:
+    """What the check of `function`, and kernels using its vector form, are compiled with in
+    front of their source."""
+    return libm_tables.c_definition(log_table()) if function == "log" else ""
 
 
 def check_producer(compiler: str) -> Callable[[str, Path], None]:
@@ -62,10 +86,14 @@ def check_producer(compiler: str) -> Callable[[str, Path], None]:
 
 
 @cache
-def vector_exp_available(cache_dir: Path, compiler: str,
-                         warn: Callable[[str], None] = logger.warning) -> bool:
-    """The cached verdict of the check program for this compiler (False if it cannot run);
-    `warn` reports a damaged verdict in the cache."""
+def vector_form_available(function: str, cache_dir: Path, compiler: str,
+                          warn: Callable[[str], None] = logger.warning) -> bool:
+    """The cached verdict of the check program of `function`'s vector form for this compiler
+    (False if it cannot run, or the C library has no log table); `warn` reports a damaged
+    verdict in the cache."""
+    if function == "log" and log_table() is None:
+        logger.debug("vector log: no log table found in the C library")
+        return False
 
     def identity() -> dict[str, str]:
         return {"compiler": compiler_identity(compiler), "flags": " ".join(PROGRAM_FLAGS),
@@ -73,17 +101,25 @@ def vector_exp_available(cache_dir: Path, compiler: str,
                 "format": C_FORMAT}
 
     verdicts = KernelCache(Path(cache_dir), ".verdict", identity, check_producer(compiler), warn)
+    source = preamble(function) + _core.vector_math_check_program(function)
     try:
-        verdict = verdicts.build(_core.vector_math_check_program()).read_text()
+        verdict = verdicts.build(source).read_text()
     except (CompileError, OSError, subprocess.SubprocessError) as error:
-        logger.debug("vector exp check could not run: %s", error)
+        logger.debug("vector %s check could not run: %s", function, error)
         return False
     if verdict != PASSED:
-        logger.debug("vector exp differs from the C library's here: %s", verdict)
+        logger.debug("vector %s differs from the C library's here: %s", function, verdict)
     return verdict == PASSED
 
 
 def kernel_defines(cache_dir: Path, compiler: str,
                    warn: Callable[[str], None] = logger.warning) -> tuple[str, ...]:
     """The preprocessor definitions every CPU kernel is compiled with."""
-    return (f"-DLF_VECTOR_EXP={int(vector_exp_available(Path(cache_dir), compiler, warn))}",)
+    return tuple(f"-DLF_VECTOR_{function.upper()}="
+                 f"{int(vector_form_available(function, Path(cache_dir), compiler, warn))}"
+                 for function in FUNCTIONS)
+
+
+def kernel_preamble(defines: tuple[str, ...]) -> str:
+    """What CPU kernels compiled with `defines` have in front of their source."""
+    return "".join(preamble(f) for f in FUNCTIONS if f"-DLF_VECTOR_{f.upper()}=1" in defines)

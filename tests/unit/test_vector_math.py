@@ -1,4 +1,5 @@
-"""The vector form of float64 exp (codegen/c_vector_math.h) and the check that guards it."""
+"""The vector forms of float64 exp and log (codegen/c_vector_math.h) and the checks that guard
+them."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy
 import pytest
 
 from legate_fuse import _core
-from legate_fuse.backend import vector_math
+from legate_fuse.backend import libm_tables, vector_math
 from legate_fuse.backend.compiler import KernelCache
 from legate_fuse.backend.cpu_kernels import KernelCompiler
 
@@ -23,8 +24,9 @@ def generator() -> object:
 
 
 def test_the_table_in_the_kernels_is_2_to_the_i_over_128() -> None:
-    words = [int(w, 16) for w in re.findall(r"0x([0-9a-f]{16})ULL",
-                                            _core.vector_math_check_program())]
+    table = re.search(r"lf_exp_table\[256\] = \{([^}]*)\}", _core.vector_math_check_program("exp"))
+    assert table is not None
+    words = [int(w, 16) for w in re.findall(r"0x([0-9a-f]{16})ULL", table.group(1))]
     assert words == generator().exp_table()  # type: ignore[attr-defined]
     # Spot check: entry 64 is 2^(1/2) = sqrt(2), its bits minus 64 << 45.
     assert words[129] + (64 << 45) == numpy.float64(numpy.sqrt(2.0)).view(numpy.uint64)
@@ -38,7 +40,7 @@ def verdict_of(source: str, tmp_path: Path) -> str:
 def test_the_check_finds_a_vector_form_that_rounds_differently(tmp_path: Path) -> None:
     # The last step unfused, as the C library's build for CPUs without FMA computes it: most
     # results still agree, some do not, and the check must say so.
-    source = _core.vector_math_check_program()
+    source = _core.vector_math_check_program("exp")
     assert "return fma(scale, tmp, scale);" in source
     broken = source.replace("return fma(scale, tmp, scale);", "return scale + scale * tmp;")
     verdict = verdict_of(broken, tmp_path)
@@ -46,22 +48,77 @@ def test_the_check_finds_a_vector_form_that_rounds_differently(tmp_path: Path) -
 
 
 def test_a_check_that_cannot_be_compiled_means_no_vector_form(tmp_path: Path) -> None:
-    vector_math.vector_exp_available.cache_clear()
+    vector_math.vector_form_available.cache_clear()
     try:
-        assert not vector_math.vector_exp_available(tmp_path, "false")
-        assert vector_math.kernel_defines(tmp_path, "false") == ("-DLF_VECTOR_EXP=0",)
+        assert not vector_math.vector_form_available("exp", tmp_path, "false")
+        assert vector_math.kernel_defines(tmp_path, "false") == ("-DLF_VECTOR_EXP=0",
+                                                                 "-DLF_VECTOR_LOG=0")
+        assert vector_math.kernel_preamble(("-DLF_VECTOR_LOG=0",)) == ""
     finally:
-        vector_math.vector_exp_available.cache_clear()
+        vector_math.vector_form_available.cache_clear()
+
+
+def glibc_with_fma() -> bool:
+    """Whether this process runs glibc's libm on a CPU with FMA: where the vector forms were
+    written from, so their checks must pass."""
+    libraries = vector_math.c_math_libraries()
+    with open("/proc/cpuinfo") as cpuinfo:
+        fma = " fma " in cpuinfo.read()
+    return fma and len(libraries) == 1 and "libm.so.6" in libraries[0]
+
+
+@pytest.mark.parametrize("function", vector_math.FUNCTIONS)
+def test_the_vector_forms_round_as_this_machines_c_library(tmp_path: Path, function: str) -> None:
+    """On the machines the tests run on (glibc, FMA), each check passes: a vector form that
+    stopped agreeing with the library (a changed operation, bound or table entry) fails it."""
+    if not glibc_with_fma():
+        pytest.skip("not glibc's libm on a CPU with FMA")
+    vector_math.vector_form_available.cache_clear()
+    try:
+        assert vector_math.vector_form_available(function, tmp_path, "cc")
+    finally:
+        vector_math.vector_form_available.cache_clear()
+
+
+def test_the_log_table_is_found_in_a_library_and_nowhere_else() -> None:
+    library = vector_math.c_math_libraries()[0]
+    if not glibc_with_fma():
+        pytest.skip("not glibc's libm")
+    words = libm_tables.log_data(library)
+    assert words is not None and len(words) == libm_tables.LOG_DATA_WORDS
+    table = numpy.array(words, dtype=numpy.uint64).view(numpy.float64)
+    invc, logc = table[18::2], table[19::2]
+    # 1/c and log(c) of the same c, c across [0x1.6p-1, 0x1.6p0): each log(c) within an ulp of
+    # NumPy's log of 1/invc (c is not exactly 1/invc, but nearly so).
+    assert numpy.allclose(logc, -numpy.log(invc), rtol=0, atol=1e-15)
+    assert 1 / invc.max() > 0.68 and 1 / invc.min() < 1.38
+    # Bytes without the struct, or with its marker and a wrong poly1[0]: nothing.
+    assert libm_tables.find_log_data(bytes(4096)) is None
+    damaged = bytearray(libm_tables.MARKER + bytes(8 * libm_tables.LOG_DATA_WORDS))
+    assert libm_tables.find_log_data(bytes(damaged)) is None
+
+
+def test_the_check_finds_a_log_that_rounds_differently(tmp_path: Path) -> None:
+    """A near-one bound one step too low sends x in [0x1.108p0, 0x1.109p0) down the table
+    path, which rounds differently from the library for some of them."""
+    if vector_math.log_table() is None:
+        pytest.skip("no log table in this C library")
+    source = vector_math.preamble("log") + _core.vector_math_check_program("log")
+    assert "0x3ff1090000000000ULL" in source
+    verdict = verdict_of(source.replace("0x3ff1090000000000ULL", "0x3ff1080000000000ULL"),
+                         tmp_path)
+    assert verdict.startswith("different") and "C library" in verdict
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
 @pytest.mark.parametrize("available", [False, True])
-def test_kernels_agree_with_and_without_the_vector_form(
+def test_kernels_agree_with_and_without_the_vector_forms(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, available: bool
 ) -> None:
-    if available and not vector_math.vector_exp_available(tmp_path / "check", "cc"):
-        pytest.skip("the vector exp does not round as this machine's C library")
-    monkeypatch.setattr(vector_math, "vector_exp_available", lambda *_: available)
+    if available and not all(vector_math.vector_form_available(f, tmp_path / "check", "cc")
+                             for f in vector_math.FUNCTIONS):
+        pytest.skip("a vector form does not round as this machine's C library")
+    monkeypatch.setattr(vector_math, "vector_form_available", lambda *_: available)
     compiler = KernelCompiler(tmp_path / "kernels")
     x, y = inputs(1000)
     results = []
@@ -73,3 +130,5 @@ def test_kernels_agree_with_and_without_the_vector_form(
     assert results[0] == results[1]
     flags = compiler.identity()["flags"]
     assert f"-DLF_VECTOR_EXP={int(available)}" in flags
+    assert f"-DLF_VECTOR_LOG={int(available)}" in flags
+    assert ("lf_log_data" in compiler.identity()["preamble"]) == available

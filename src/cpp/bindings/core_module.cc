@@ -321,8 +321,9 @@ void bind_codegen(py::module_& m)
       .value("INDEX", cg::Operand::Kind::Index);
   m.attr("KERNEL_SYMBOL")      = cg::KERNEL_SYMBOL;
   m.attr("C_RENDERER_VERSION") = cg::C_RENDERER_VERSION;
-  m.def("vector_math_check_program", &cg::vector_math_check_program,
-        "A C program that exits with 0 when the kernels' vector exp rounds as the C library's");
+  m.def("vector_math_check_program", &cg::vector_math_check_program, py::arg("function"),
+        "A C program that exits with 0 when the kernels' vector form of `function` (exp, log) "
+        "rounds as the C library's");
   m.attr("CUDA_RENDERER_VERSION") = cg::CUDA_RENDERER_VERSION;
   m.attr("CUDA_BLOCK_SIZE")       = cg::CUDA_BLOCK_SIZE;
   m.def("nvrtc_compile_ptx", &legate_fuse::nvrtc_compile_ptx, py::arg("library"), py::arg("source"),

@@ -18,6 +18,9 @@ namespace {
 const char* const kPrelude = R"(#ifndef LF_VECTOR_EXP
 #define LF_VECTOR_EXP 0
 #endif
+#ifndef LF_VECTOR_LOG
+#define LF_VECTOR_LOG 0
+#endif
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,13 +1,22 @@
 #include "codegen/c_vector_math.h"
 
-#include "codegen/exp_table.h"
+#include <array>
+#include <stdexcept>
+
+#include "codegen/element_body.h"
+#include "codegen/vector_exp.h"
+#include "codegen/vector_log.h"
 
 namespace legate_fuse::codegen {
 namespace {
 
-// The algorithm of glibc's __exp_fma, in the order its compiled code performs the operations
-// (fma where it fuses a multiply and an add).
-const char* const kExpHelpers = R"(
+const std::array<VectorForm, 2> kForms{{
+    {"exp", "LF_VECTOR_EXP", "lf_exp_common", "lf_exp_special"},
+    {"log", "LF_VECTOR_LOG", "lf_log_common", "lf_log_special"},
+}};
+
+// What every vector form uses: a double's bits and back.
+const char* const kBitHelpers = R"(
 static inline uint64_t lf_bits(double x)
 {
   uint64_t u;
@@ -20,100 +29,46 @@ static inline double lf_double(uint64_t u)
   memcpy(&x, &u, sizeof x);
   return x;
 }
-/* 1 when x is off the common path of the algorithm: |x| < 2^-54, |x| >= 512, NaN, inf. */
-static inline int lf_exp_special(double x)
-{
-  const uint32_t abstop = (uint32_t)(lf_bits(x) >> 52) & 0x7ff;
-  return abstop - 0x3c9u > 0x3eu;
-}
-/* exp(x) on the common path, exactly as the C library computes it. */
-static inline double lf_exp_common(double x)
-{
-  const double shifted = fma(x, 0x1.71547652b82fep+7, 0x1.8p52);
-  const uint64_t ki = lf_bits(shifted);
-  const double kd = shifted - 0x1.8p52;
-  double r = fma(kd, -0x1.62e42fefa0000p-8, x);
-  r = fma(kd, -0x1.cf79abc9e3b3ap-47, r);
-  const uint64_t idx = 2 * (ki & 127);
-  const double tail = lf_double(lf_exp_table[idx]);
-  const uint64_t sbits = lf_exp_table[idx + 1] + (ki << 45);
-  const double p23 = fma(r, 0x1.555555555543cp-3, 0x1.ffffffffffdbdp-2);
-  const double head = r + tail;
-  const double r2 = r * r;
-  const double p45 = fma(r, 0x1.1111167a4d017p-7, 0x1.55555cf172b91p-5);
-  const double low = fma(p23, r2, head);
-  const double tmp = fma(r2 * r2, p45, low);
-  const double scale = lf_double(sbits);
-  return fma(scale, tmp, scale);
-}
-)";
-
-const char* const kCheckMain = R"(
-#include <stdio.h>
-#include <stdlib.h>
-
-static int compare(const double* x, long n)
-{
-  int differences = 0;
-  for (long i = 0; i < n; ++i) {
-    const double want = exp(x[i]);
-    const double got = lf_exp_special(x[i]) ? exp(x[i]) : lf_exp_common(x[i]);
-    if (lf_bits(want) != lf_bits(got)) {
-      if (differences < 5) printf("exp(%a): C library %a, vector form %a\n", x[i], want, got);
-      ++differences;
-    }
-  }
-  return differences;
-}
-
-int main(void)
-{
-  const long n = 2000000;
-  double* x = malloc(sizeof(double) * n);
-  if (!x) return 2;
-  uint64_t state = 88172645463325252ULL;
-  int differences = 0;
-  const double scales[] = {1420.0, 40.0, 1.0, 1e-3, 1e-12, 0.0};
-  for (int round = 0; round < 6; ++round) {
-    for (long i = 0; i < n; ++i) {
-      state ^= state << 13;
-      state ^= state >> 7;
-      state ^= state << 17;
-      const double u = (double)(state >> 11) * 0x1p-53 - 0.5;
-      /* The last round: random bit patterns (every exponent, NaNs, infinities). */
-      x[i] = scales[round] != 0.0 ? u * scales[round] : lf_double(state);
-    }
-    differences += compare(x, n);
-  }
-  const double specials[] = {0.0, -0.0, 1.0, -1.0, 0x1p-54, -0x1p-54, 0x1.fffffffffffffp-55,
-                             511.99999999999994, 512.0, -512.0, 709.782712893384,
-                             709.7827128933841, -745.1332191019411, -745.1332191019412,
-                             -708.3964185322641, 1e308, -1e308, 0x1p-1074};
-  differences += compare(specials, (long)(sizeof specials / sizeof specials[0]));
-  printf("%d differences\n", differences);
-  return differences == 0 ? 0 : 1;
-}
 )";
 
 }  // namespace
 
 std::string vector_math_helpers()
 {
-  return std::string("#if LF_VECTOR_EXP\n") + EXP_TABLE_C + kExpHelpers + "#endif\n";
+  return std::string("#if LF_VECTOR_EXP || LF_VECTOR_LOG\n") + kBitHelpers + "#endif\n" +
+         "#if LF_VECTOR_EXP\n" + vector_exp_helpers() + "#endif\n" + "#if LF_VECTOR_LOG\n" +
+         vector_log_helpers() + "#endif\n";
 }
 
-std::string vector_math_check_program()
+std::string vector_math_check_program(const std::string& function)
 {
-  return std::string(
-             "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n#define LF_VECTOR_EXP "
-             "1\n") +
-         vector_math_helpers() + kCheckMain;
+  std::string main;
+  if (function == "exp") {
+    main = vector_exp_check_main();
+  } else if (function == "log") {
+    main = vector_log_check_main();
+  } else {
+    throw std::invalid_argument("no vector form of " + function);
+  }
+  const std::string macro = function == "exp" ? "LF_VECTOR_EXP" : "LF_VECTOR_LOG";
+  return "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n#define " + macro + " 1\n" +
+         vector_math_helpers() + main;
 }
 
-bool has_vector_form(const KernelSpec& spec, std::size_t n)
+const VectorForm* vector_form_of(const KernelSpec& spec, std::size_t n)
 {
   const auto& node = spec.nodes[n];
-  return node.op == "UNARY_OP.EXP" && node.dtype == "float64" && node.inputs.size() == 1;
+  if (node.dtype != "float64" || node.inputs.size() != 1 ||
+      operand_dtype(spec, node.inputs[0]) != "float64") {
+    return nullptr;
+  }
+  if (node.op == "UNARY_OP.EXP") {
+    return &kForms[0];
+  }
+  if (node.op == "UNARY_OP.LOG") {
+    return &kForms[1];
+  }
+  return nullptr;
 }
 
 }  // namespace legate_fuse::codegen

@@ -9,23 +9,38 @@ namespace legate_fuse::codegen {
 
 // Vector forms of C library functions that round exactly as the C library does.
 //
-// glibc's float64 exp (from the Arm Optimized Routines) is a table lookup and a short
-// polynomial; on x86-64 CPUs with FMA it runs a build whose multiply-adds are fused. The C
-// below is that algorithm, operation for operation, written so that compilers vectorise it;
-// inputs off its common path (|x| < 2^-54, |x| >= 512, NaN, infinities) go to the C library's
-// exp itself. Whether the two agree bit for bit on a machine is checked there, once, by
-// running vector_math_check_program() (legate_fuse/vector_math.py); kernels use the vector form
-// only when the check passed, through the preprocessor macro LF_VECTOR_EXP.
+// glibc's float64 exp and log (from the Arm Optimized Routines) are a table lookup and a short
+// polynomial; on x86-64 CPUs with FMA they run builds whose multiply-adds are fused. The C
+// below is each algorithm, operation for operation as that build's code performs them, written
+// so that compilers vectorise it; inputs off its common path go to the C library's function
+// itself. exp's table is 2^(i/128) and is part of this source; log's was chosen by a search and
+// is read from the C library's file (legate_fuse/backend/libm_tables.py), so kernels using the
+// vector log are compiled with its definition, `lf_log_data`, in front of their source.
+// Whether a vector form agrees with the C library bit for bit on a machine is checked there,
+// once per function, by running vector_math_check_program(function)
+// (legate_fuse/backend/vector_math.py); kernels use it only when the check passed, through the
+// preprocessor macro of the function (LF_VECTOR_EXP, LF_VECTOR_LOG).
 
-// The helpers lf_exp_common / lf_exp_special and their table, compiled when LF_VECTOR_EXP is 1.
+// A function with a vector form, as kernels call it.
+struct VectorForm {
+  const char* function;  // the C library's name ("exp"), as vector_math_check_program takes it
+  const char* macro;     // 1 when the vector form may be used ("LF_VECTOR_EXP")
+  // The vector form of one element on the common path, and the test that sends an element to
+  // the C library's function instead.
+  const char* common;
+  const char* special;
+};
+
+// The helpers of every vector form, each compiled when its macro is 1.
 [[nodiscard]] std::string vector_math_helpers();
 
-// A C program that exits with 0 when the vector exp equals the C library's on every input it
-// tries (wide random ranges, random bit patterns, special values) and prints the first
-// differences otherwise.
-[[nodiscard]] std::string vector_math_check_program();
+// A C program that exits with 0 when the vector form of `function` ("exp" or "log") equals the
+// C library's on every input it tries (wide random ranges, random bit patterns, values near
+// the algorithm's boundaries, special values) and prints the first differences otherwise.
+// The log check needs `lf_log_data` defined in front of it, as kernels do.
+[[nodiscard]] std::string vector_math_check_program(const std::string& function);
 
-// Whether node n has a vector form (float64 exp).
-[[nodiscard]] bool has_vector_form(const KernelSpec& spec, std::size_t n);
+// The vector form of node n (float64 exp or log), or nullptr.
+[[nodiscard]] const VectorForm* vector_form_of(const KernelSpec& spec, std::size_t n);
 
 }  // namespace legate_fuse::codegen

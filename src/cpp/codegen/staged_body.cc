@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "codegen/c_vector_math.h"
@@ -137,16 +138,22 @@ struct StageWriter {
     out << in2 << "for (int64_t i = tile; i < tile_end; ++i) {\n";
     loads(out, stage, uses, in3);
     for (const auto n : nodes) {
-      const auto x = operand_name(spec.nodes[n].inputs[0]);
-      out << in3 << "t" << n << "[i - tile] = lf_exp_common(" << x << ");\n"
-          << in3 << "special |= lf_exp_special(" << x << ");\n";
+      const VectorForm& form = *vector_form_of(spec, n);
+      const auto x           = operand_name(spec.nodes[n].inputs[0]);
+      out << in3 << "t" << n << "[i - tile] = " << form.common << "(" << x << ");\n"
+          << in3 << "special |= " << form.special << "(" << x << ");\n";
     }
     out << in2 << "}\n" << in2 << "if (special) {\n";
     out << in2 << "for (int64_t i = tile; i < tile_end; ++i) {\n";
     loads(out, stage, uses, in3);
+    // Off the common path, the element body's own expression (the C library's function, and
+    // cuPyNumeric's NaN of a negative logarithm).
     for (const auto n : nodes) {
-      const auto x = operand_name(spec.nodes[n].inputs[0]);
-      out << in3 << "if (lf_exp_special(" << x << ")) t" << n << "[i - tile] = exp(" << x << ");\n";
+      const VectorForm& form = *vector_form_of(spec, n);
+      const auto x           = operand_name(spec.nodes[n].inputs[0]);
+      out << in3 << "if (" << form.special << "(" << x << ")) {\n";
+      write_node(out, spec, n, in3 + "  ");
+      out << in3 << "  t" << n << "[i - tile] = r" << n << ";\n" << in3 << "}\n";
     }
     out << in2 << "}\n" << in2 << "}\n" << in1 << "}\n";
   }
@@ -156,8 +163,8 @@ struct StageWriter {
 
 bool wants_staging(const KernelSpec& spec)
 {
-  if (spec.nodes.size() < 2) {
-    return false;
+  if (spec.nodes.size() < 2 && (spec.nodes.empty() || vector_form_of(spec, 0) == nullptr)) {
+    return false;  // one call and nothing else: unless it has a vector form, nothing to stage
   }
   for (std::size_t r = 0; r < spec.reductions.size(); ++r) {
     if (is_array_reduction(spec, r)) {
@@ -220,7 +227,7 @@ void write_staged_body(std::ostringstream& out, const KernelSpec& spec, const st
 
   // A vector-form call writes its tile buffer in two passes (see write_vector_calls).
   for (std::size_t n = 0; n < spec.nodes.size(); ++n) {
-    buffered[n] = buffered[n] || has_vector_form(spec, n);
+    buffered[n] = buffered[n] || vector_form_of(spec, n) != nullptr;
   }
 
   const std::string in1 = indent + "  ", in2 = indent + "    ";
@@ -242,7 +249,7 @@ void write_staged_body(std::ostringstream& out, const KernelSpec& spec, const st
     std::vector<std::size_t> nodes, vector_nodes;
     for (std::size_t n = 0; n < spec.nodes.size(); ++n) {
       if (stages.of_node[n] == s) {
-        (has_vector_form(spec, n) ? vector_nodes : nodes).push_back(n);
+        (vector_form_of(spec, n) != nullptr ? vector_nodes : nodes).push_back(n);
       }
     }
     if (nodes.empty() && vector_nodes.empty() && s != stages.last && s != reduce_stage) {
@@ -253,8 +260,17 @@ void write_staged_body(std::ostringstream& out, const KernelSpec& spec, const st
       writer.loop(out, s, stage_uses, nodes, s == stages.last, s == reduce_stage);
       continue;
     }
-    // A call stage (no stores or reductions) with calls that have a vector form.
-    out << "#if LF_VECTOR_EXP\n";
+    // A call stage (no stores or reductions) with calls that have a vector form: used when
+    // every one of them passed its check.
+    std::set<std::string> macros;
+    for (const auto n : vector_nodes) {
+      macros.insert(vector_form_of(spec, n)->macro);
+    }
+    out << "#if 1";
+    for (const auto& macro : macros) {
+      out << " && " << macro;
+    }
+    out << "\n";
     if (!nodes.empty()) {
       writer.loop(out, s, uses_of(spec, nodes), nodes, false, false);
     }

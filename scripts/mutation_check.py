@@ -672,6 +672,29 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{COMPLEX_ARITHMETIC}::test_binary_op_over_every_pair",),
         "of two NaN operands, a complex quotient keeps the one cuPyNumeric's does"),
     Mutation(
+        "vector-log-near-one-bound", "src/cpp/codegen/vector_log.cc",
+        "0x3ff1090000000000ULL - 0x3fee000000000000ULL",
+        "0x3ff1080000000000ULL - 0x3fee000000000000ULL",
+        ("tests/unit/test_vector_math.py::"
+         "test_the_vector_forms_round_as_this_machines_c_library[log]",),
+        "the vector log takes the C library's near-one path for exactly its inputs (its check "
+        "finds any difference, and the tests require it to pass on glibc with FMA)"),
+    Mutation(
+        "vector-forms-special-values-to-the-library", "src/cpp/codegen/staged_body.cc",
+        '      out << in3 << "  t" << n << "[i - tile] = r" << n << ";\\n" << in3 << "}\\n";\n',
+        '      out << in3 << "}\\n";\n',
+        ("tests/integration/test_functions_bitwise.py::"
+         "test_vector_forms_equal_the_unfused_tasks_on_every_kind_of_value",
+         "tests/unit/test_vector_math.py::test_kernels_agree_with_and_without_the_vector_forms"),
+        "elements off a vector form's common path (NaN, infinities, zero, negatives) are "
+        "computed by the element body's own expression"),
+    Mutation(
+        "log-table-marker", "legate_fuse/backend/libm_tables.py",
+        "        if values[POLY1_FIRST_INDEX] == -0.5 and all(v > 0 for v in values[18::2]):\n",
+        "        if all(v > 0 for v in values[18::2]):\n",
+        ("tests/unit/test_vector_math.py::test_the_log_table_is_found_in_a_library_and_nowhere_else",),
+        "the log table is taken only from a struct whose layout is the C library's log data"),
+    Mutation(
         "complex-operations-compiled-apart", "src/cpp/codegen/complex_float.cc",
         '    "#define LF_OPAQUE static __attribute__((noipa))\\n"\n',
         '    "#define LF_OPAQUE static inline\\n"\n',

@@ -94,8 +94,12 @@ def test_the_log_table_is_found_in_a_library_and_nowhere_else() -> None:
     assert 1 / invc.max() > 0.68 and 1 / invc.min() < 1.38
     # Bytes without the struct, or with its marker and a wrong poly1[0]: nothing.
     assert libm_tables.find_log_data(bytes(4096)) is None
-    damaged = bytearray(libm_tables.MARKER + bytes(8 * libm_tables.LOG_DATA_WORDS))
-    assert libm_tables.find_log_data(bytes(damaged)) is None
+    lookalike = numpy.ones(libm_tables.LOG_DATA_WORDS)
+    lookalike[:2] = libm_tables.LN2_HI, libm_tables.LN2_LO
+    assert libm_tables.find_log_data(lookalike.tobytes()) is None  # poly1[0] is not -0.5
+    lookalike[libm_tables.POLY1_FIRST_INDEX] = -0.5
+    assert libm_tables.find_log_data(lookalike.tobytes()) == tuple(
+        lookalike.view(numpy.uint64).tolist())
 
 
 def test_the_check_finds_a_log_that_rounds_differently(tmp_path: Path) -> None:

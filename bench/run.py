@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import platform
 import statistics
 import subprocess
@@ -128,6 +129,18 @@ def geometric_mean(values: list[float]) -> float:
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
+def legate_config() -> str:
+    """The Legate configuration the runs get: the environment's, else the one this environment
+    sets at start-up (scripts/host_site_module.py), else Legate's own choice."""
+    given = os.environ.get("LEGATE_CONFIG")
+    if given is not None:
+        return given or "Legate's automatic configuration"
+    probe = subprocess.run([sys.executable, "-c",
+                            "import os; print(os.environ.get('LEGATE_CONFIG', ''))"],
+                           capture_output=True, text=True, timeout=60)
+    return probe.stdout.strip() or "Legate's automatic configuration"
+
+
 def machine() -> str:
     cpu = platform.processor() or platform.machine()
     try:
@@ -225,7 +238,7 @@ def main() -> None:
             report += (f"\n\nGeometric mean speedup, {label} sizes: "
                        f"{geometric_mean([r.ratio_median for r in picked]):.2f}x")
     header = (f"# legate-fuse benchmarks\n\n{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; "
-              f"{machine()}; LEGATE_CONFIG default of this machine; {args.repeats} alternating "
+              f"{machine()}; LEGATE_CONFIG: {legate_config()}; {args.repeats} alternating "
               "off/on pairs after a warm-up of each.\n\n")
     (out / "results.md").write_text(header + report + "\n")
     (out / "results.json").write_text(json.dumps([asdict(r) for r in rows], indent=1))

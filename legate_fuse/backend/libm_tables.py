@@ -1,25 +1,34 @@
-"""The C library's own constants for its float64 log, read from the library this process runs.
+"""The C library's own tables and constants for its log, expf and logf, read from the library
+this process runs.
 
 glibc's log (from the Arm Optimized Routines, like its exp) writes x as 2^k z and looks 1/c and
 log(c) up in a table of 128 subintervals of z. Unlike exp's table (2^(i/128), which
 scripts/gen_exp_table.py computes), each c was chosen by a search whose outcome cannot be
 derived again: so the vector form of log (codegen/c_vector_math.h) takes the table, and the
-polynomials' coefficients, from the C library's file itself. They are one read-only struct:
+polynomials' coefficients, from the C library's file itself. Each function's data is one
+read-only struct, found by what can be known of it beforehand:
 
-    ln2hi, ln2lo, poly[5], poly1[11], then 128 pairs (invc, logc)
+- log: ln2hi, ln2lo, poly[5], poly1[11], then 128 pairs (invc, logc); found by its first two
+  members (the two parts of ln 2 the algorithm uses) followed by poly1's first coefficient,
+  -0.5;
+- expf: 32 words of 2^(i/32) (its bits minus i << 47, computed here), then the constants the
+  algorithm reads (41 words in all);
+- logf: 16 pairs (invc, logc), ln 2, then poly[3]; found by ln 2 after 16 pairs in which each
+  logc is the logarithm of 1/invc.
 
-found by its first two members (the two parts of ln 2 the algorithm uses, constants of the
-algorithm) followed by poly1's first coefficient, -0.5. Whatever is found here is only used
-after the check program (vector_math.py) has found the vector form built from it to round
-exactly as the library's log on millions of inputs: a different library, or a layout other than
-this one, fails the check and kernels keep calling log.
+Whatever is found here is only used after the check program (vector_math.py) has found the
+vector form built from it to round exactly as the library's function on millions of inputs: a
+different library, or a layout other than this one, fails the check and kernels keep calling
+the library.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import re
 import struct
+from decimal import Decimal, getcontext
 from functools import cache
 
 LN2_HI = float.fromhex("0x1.62e42fefa3800p-1")
@@ -41,25 +50,72 @@ def find_log_data(library: bytes) -> tuple[int, ...] | None:
     return None
 
 
+EXPF_DATA_WORDS = 41
+
+
+def expf_table() -> tuple[int, ...]:
+    """The first 32 words of expf's struct: 2^(i/32) rounded to double, minus i << 47."""
+    getcontext().prec = 40
+    return tuple((struct.unpack("<Q", struct.pack("<d", float(Decimal(2) ** (Decimal(i) / 32))))
+                  [0] - (i << 47)) % 2**64 for i in range(32))
+
+
+def find_expf_data(library: bytes) -> tuple[int, ...] | None:
+    """expf's struct's 64-bit words in `library`'s bytes, or None if it has none."""
+    table = expf_table()
+    for match in re.finditer(re.escape(struct.pack("<32Q", *table)), library):
+        start = match.start()
+        if start % 8 == 0 and start + 8 * EXPF_DATA_WORDS <= len(library):
+            return struct.unpack_from(f"<{EXPF_DATA_WORDS}Q", library, start)
+    return None
+
+
+LOGF_DATA_WORDS = 36
+LN2 = math.log(2.0)
+
+
+def find_logf_data(library: bytes) -> tuple[int, ...] | None:
+    """logf's struct's 64-bit words in `library`'s bytes, or None if it has none."""
+    for match in re.finditer(re.escape(struct.pack("<d", LN2)), library):
+        start = match.start() - 32 * 8
+        if start < 0 or start % 8 != 0 or start + 8 * LOGF_DATA_WORDS > len(library):
+            continue
+        values = struct.unpack_from("<32d", library, start)
+        invc, logc = values[0::2], values[1::2]
+        if all(0.5 < v < 2.0 and abs(c + math.log(v)) < 1e-7 for v, c in zip(invc, logc,
+                                                                            strict=True)):
+            return struct.unpack_from(f"<{LOGF_DATA_WORDS}Q", library, start)
+    return None
+
+
+FINDERS = {"log": find_log_data, "expf": find_expf_data, "logf": find_logf_data}
+
+
 @cache
-def log_data(library_path: str) -> tuple[int, ...] | None:
-    """The log struct of the C math library at `library_path` (None if unreadable or absent)."""
+def data(function: str, library_path: str) -> tuple[int, ...] | None:
+    """The struct of `function` ("log", "expf", "logf") in the C math library at
+    `library_path` (None if unreadable or absent)."""
     try:
         with open(library_path, "rb") as library:
-            return find_log_data(library.read())
+            return FINDERS[function](library.read())
     except OSError:
         return None
 
 
-def c_definition(words: tuple[int, ...] | None) -> str:
-    """The C definition kernels with the vector log are compiled with: `lf_log_data`, or
-    nothing when no table was found."""
+def log_data(library_path: str) -> tuple[int, ...] | None:
+    """The log struct of the C math library at `library_path`."""
+    return data("log", library_path)
+
+
+def c_definition(function: str, words: tuple[int, ...] | None) -> str:
+    """The C definition kernels with `function`'s vector form are compiled with:
+    `lf_<function>_data`, or nothing when no table was found."""
     if words is None:
         return ""
     rows = ",\n".join("  " + ", ".join(f"0x{w:016x}ULL" for w in words[k:k + 3])
                       for k in range(0, len(words), 3))
-    return (f"#include <stdint.h>\nstatic const uint64_t lf_log_data[{len(words)}] = {{\n"
-            f"{rows}\n}};\n")
+    return (f"#include <stdint.h>\nstatic const uint64_t lf_{function}_data[{len(words)}] = "
+            f"{{\n{rows}\n}};\n")
 
 
 def digest(words: tuple[int, ...] | None) -> str:

@@ -1,13 +1,14 @@
-"""Whether generated kernels may use the vector forms of exp and log (codegen/c_vector_math.h).
+"""Whether generated kernels may use the vector forms of exp and log, float64 and float32
+(codegen/c_vector_math.h).
 
 Each vector form repeats the C library's algorithm operation for operation, so it rounds
 exactly as the C library only where the library is the one it was written from (glibc's on a
-CPU with FMA); log's also takes its table from the library's file (libm_tables.py). This is
-checked, not assumed: for each function, a program that compares the two on millions of inputs
-is compiled with the kernels' compiler and flags and run once per machine, compiler and C
-library; its verdict is cached beside the kernels. Kernels are compiled with
--DLF_VECTOR_EXP=1 / -DLF_VECTOR_LOG=1 only where the function's check passed, and with the log
-table in front of their source when the vector log is used.
+CPU with FMA); all but exp's also take their tables from the library's file (libm_tables.py).
+This is checked, not assumed: for each function, a program that compares the two on millions
+of inputs is compiled with the kernels' compiler and flags and run once per machine, compiler
+and C library; its verdict is cached beside the kernels. Kernels are compiled with
+-DLF_VECTOR_<FUNCTION>=1 only where the function's check passed, with its table in front of
+their source.
 """
 
 from __future__ import annotations
@@ -35,7 +36,9 @@ logger = logging.getLogger("legate_fuse")
 
 PROGRAM_FLAGS = tuple(f for f in FLAGS if f not in ("-fPIC", "-shared"))
 PASSED = "identical"
-FUNCTIONS = ("exp", "log")  # those with a vector form, as _core.vector_math_check_program names
+# Those with a vector form, as _core.vector_math_check_program names them; all but exp read a
+# table of the C library's (libm_tables.py).
+FUNCTIONS = ("exp", "log", "expf", "logf")
 
 
 @cache
@@ -61,18 +64,18 @@ def c_library_identity() -> str:
     return "; ".join(parts) or "unknown"
 
 
-@cache
-def log_table() -> tuple[int, ...] | None:
-    """The C library's log table, when this process has exactly one C math library with one."""
+def table(function: str) -> tuple[int, ...] | None:
+    """The C library's data for `function`'s vector form, when this process has exactly one C
+    math library and it has them."""
     libraries = c_math_libraries()
-    return libm_tables.log_data(libraries[0]) if len(libraries) == 1 else None
+    return libm_tables.data(function, libraries[0]) if len(libraries) == 1 else None
 
 
 @cache
 def preamble(function: str) -> str:
     """What the check of `function`, and kernels using its vector form, are compiled with in
     front of their source."""
-    return libm_tables.c_definition(log_table()) if function == "log" else ""
+    return "" if function == "exp" else libm_tables.c_definition(function, table(function))
 
 
 def check_producer(compiler: str) -> Callable[[str, Path], None]:
@@ -91,8 +94,8 @@ def vector_form_available(function: str, cache_dir: Path, compiler: str,
     """The cached verdict of the check program of `function`'s vector form for this compiler
     (False if it cannot run, or the C library has no log table); `warn` reports a damaged
     verdict in the cache."""
-    if function == "log" and log_table() is None:
-        logger.debug("vector log: no log table found in the C library")
+    if function != "exp" and table(function) is None:
+        logger.debug("vector %s: no table found in the C library", function)
         return False
 
     def identity() -> dict[str, str]:

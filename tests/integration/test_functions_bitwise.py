@@ -49,42 +49,48 @@ def test_function_fused_equals_unfused(session: Session, name: str, dtype: str) 
     assert fused.tobytes() == unfused.tobytes()
 
 
-def every_kind_of_float64(size: int) -> numpy.ndarray:
+def every_kind_of_value(dtype: str, size: int) -> numpy.ndarray:
     """Values on every path of the C library's exp and log: random bit patterns (NaNs of both
     signs, infinities, subnormals, negatives), every exponent, values near 1 on both sides of
     log's bounds, and the edges themselves, shuffled so that most tiles of a staged loop hold
     a value off the vector forms' common path and some hold none."""
     rng = numpy.random.default_rng(7)
+    info = numpy.finfo(dtype)
+    unsigned = numpy.uint64 if dtype == "float64" else numpy.uint32
+    low, high = numpy.log(info.smallest_subnormal) - 1, numpy.log(info.max) + 1
+    edges = ["0x1.ep-1", "0x1.dffffffffffffp-1", "0x1.109p0", "0x1.108ffffffffffp0"]
     parts = [
-        rng.integers(0, 2**64, size // 4, dtype=numpy.uint64).view(numpy.float64),
-        numpy.exp(rng.uniform(-745, 709, size // 4)),
-        rng.uniform(0.9, 1.1, size // 4),
-        1.0 + rng.uniform(-1e-6, 1e-6, size // 8),
-        numpy.array([0.0, -0.0, 1.0, -1.0, 5e-324, 2.2250738585072014e-308, numpy.inf,
-                     -numpy.inf, numpy.nan, -numpy.nan, 709.78, -745.13, 1.7976931348623157e308,
-                     *(float.fromhex(h) for h in ("0x1.ep-1", "0x1.dffffffffffffp-1", "0x1.109p0",
-                                                  "0x1.108ffffffffffp0"))]),
+        rng.integers(0, numpy.iinfo(unsigned).max, size // 4, dtype=unsigned).view(dtype),
+        numpy.exp(rng.uniform(low, high, size // 4)).astype(dtype),
+        rng.uniform(0.9, 1.1, size // 4).astype(dtype),
+        (1.0 + rng.uniform(-1e-6, 1e-6, size // 8)).astype(dtype),
+        numpy.array([0.0, -0.0, 1.0, -1.0, info.smallest_subnormal, info.tiny, numpy.inf,
+                     -numpy.inf, numpy.nan, -numpy.nan, 88.0, -88.0, 87.9, -103.9, 709.78,
+                     -745.13, info.max, *(float.fromhex(h) for h in edges)]).astype(dtype),
     ]
     values = numpy.concatenate(parts)
-    ordered = rng.uniform(0.5, 3.0, size - values.size)  # whole tiles without a special value
+    ordered = rng.uniform(0.5, 3.0, size - values.size).astype(dtype)  # tiles of common values
     return numpy.concatenate([values[rng.permutation(values.size)], ordered])
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("name", ["exp", "log"])
-def test_vector_forms_equal_the_unfused_tasks_on_every_kind_of_value(session: Session,
-                                                                      name: str) -> None:
-    """float64 exp and log, whose kernels use the vector forms that round as the C library
+def test_vector_forms_equal_the_unfused_tasks_on_every_kind_of_value(
+    session: Session, name: str, dtype: str
+) -> None:
+    """exp and log, whose kernels use the vector forms that round as the C library
     (codegen/c_vector_math.h) where this machine's check passed, and the library's function on
-    the rest: bit for bit cuPyNumeric's, NaN signs included (its log of a negative number is a
-    positive NaN)."""
-    host = every_kind_of_float64(40_000)
+    the rest: bit for bit cuPyNumeric's, NaN signs included (its float64 log of a negative
+    number is a positive NaN)."""
+    host = every_kind_of_value(dtype, 40_000)
     fn = getattr(cn, name)
+    one = numpy.ones((), dtype=dtype)
 
     def computed() -> numpy.ndarray:
         x = cn.array(host)
         legate_fuse.flush()
-        return numpy.asarray(fn(x) * 1.0 + 0.0).copy()
+        return numpy.asarray(fn(x) * one + 0 * one).copy()
 
     launches = legate_fuse.stats()["fused_launches"]
     fused = computed()
@@ -94,4 +100,5 @@ def test_vector_forms_equal_the_unfused_tasks_on_every_kind_of_value(session: Se
         unfused = computed()
     finally:
         legate_fuse.enable()
+    assert fused.dtype == numpy.dtype(dtype)
     assert fused.tobytes() == unfused.tobytes()

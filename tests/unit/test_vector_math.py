@@ -51,8 +51,8 @@ def test_a_check_that_cannot_be_compiled_means_no_vector_form(tmp_path: Path) ->
     vector_math.vector_form_available.cache_clear()
     try:
         assert not vector_math.vector_form_available("exp", tmp_path, "false")
-        assert vector_math.kernel_defines(tmp_path, "false") == ("-DLF_VECTOR_EXP=0",
-                                                                 "-DLF_VECTOR_LOG=0")
+        assert vector_math.kernel_defines(tmp_path, "false") == (
+            "-DLF_VECTOR_EXP=0", "-DLF_VECTOR_LOG=0", "-DLF_VECTOR_EXPF=0", "-DLF_VECTOR_LOGF=0")
         assert vector_math.kernel_preamble(("-DLF_VECTOR_LOG=0",)) == ""
     finally:
         vector_math.vector_form_available.cache_clear()
@@ -102,10 +102,49 @@ def test_the_log_table_is_found_in_a_library_and_nowhere_else() -> None:
         lookalike.view(numpy.uint64).tolist())
 
 
+def test_the_float32_tables_are_found_in_a_library_and_nowhere_else() -> None:
+    if not glibc_with_fma():
+        pytest.skip("not glibc's libm")
+    library = vector_math.c_math_libraries()[0]
+    expf = libm_tables.data("expf", library)
+    assert expf is not None and expf[:32] == libm_tables.expf_table()
+    constants = numpy.array(expf[32:], dtype=numpy.uint64).view(numpy.float64)
+    assert float.fromhex("0x1.8p52") in constants  # the rounding shift the algorithm adds
+    assert numpy.isclose(constants, 32 / numpy.log(2.0), rtol=1e-15).any()  # 1/ln2 * 32
+    logf = libm_tables.data("logf", library)
+    assert logf is not None and len(logf) == libm_tables.LOGF_DATA_WORDS
+    table = numpy.array(logf, dtype=numpy.uint64).view(numpy.float64)
+    assert table[32] == numpy.log(2.0)
+    assert numpy.allclose(table[1:32:2], -numpy.log(table[0:32:2]), rtol=0, atol=1e-7)
+    # Bytes without the structs: nothing; 16 pairs that are not (1/c, log c): nothing.
+    assert libm_tables.find_expf_data(bytes(4096)) is None
+    assert libm_tables.find_logf_data(bytes(4096)) is None
+    lookalike = table.copy()
+    lookalike[3] += 0.5  # a logc that is not the logarithm of its 1/invc
+    assert libm_tables.find_logf_data(lookalike.tobytes()) is None
+    assert libm_tables.find_logf_data(table.tobytes()) == logf
+
+
+@pytest.mark.parametrize("function", ["expf", "logf"])
+def test_the_check_finds_a_float32_form_that_rounds_differently(tmp_path: Path,
+                                                                function: str) -> None:
+    """Two of the polynomial's coefficients swapped: each check finds differences."""
+    if vector_math.table(function) is None:
+        pytest.skip(f"no {function} table in this C library")
+    source = vector_math.preamble(function) + _core.vector_math_check_program(function)
+    mutated = {"expf": ("fma(LF_EXPF_D(37), r, LF_EXPF_D(38))",
+                        "fma(LF_EXPF_D(38), r, LF_EXPF_D(37))"),
+               "logf": ("fma(r, LF_LOGF_D(34), LF_LOGF_D(35))",
+                        "fma(r, LF_LOGF_D(35), LF_LOGF_D(34))")}[function]
+    assert mutated[0] in source
+    verdict = verdict_of(source.replace(*mutated), tmp_path)
+    assert verdict.startswith("different") and "C library" in verdict
+
+
 def test_the_check_finds_a_log_that_rounds_differently(tmp_path: Path) -> None:
     """A near-one bound one step too low sends x in [0x1.108p0, 0x1.109p0) down the table
     path, which rounds differently from the library for some of them."""
-    if vector_math.log_table() is None:
+    if vector_math.table("log") is None:
         pytest.skip("no log table in this C library")
     source = vector_math.preamble("log") + _core.vector_math_check_program("log")
     assert "0x3ff1090000000000ULL" in source

@@ -21,6 +21,12 @@ const char* const kPrelude = R"(#ifndef LF_VECTOR_EXP
 #ifndef LF_VECTOR_LOG
 #define LF_VECTOR_LOG 0
 #endif
+#ifndef LF_VECTOR_EXPF
+#define LF_VECTOR_EXPF 0
+#endif
+#ifndef LF_VECTOR_LOGF
+#define LF_VECTOR_LOGF 0
+#endif
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -5,17 +5,20 @@
 
 #include "codegen/element_body.h"
 #include "codegen/vector_exp.h"
+#include "codegen/vector_float32.h"
 #include "codegen/vector_log.h"
 
 namespace legate_fuse::codegen {
 namespace {
 
-const std::array<VectorForm, 2> kForms{{
+const std::array<VectorForm, 4> kForms{{
     {"exp", "LF_VECTOR_EXP", "lf_exp_common", "lf_exp_special"},
     {"log", "LF_VECTOR_LOG", "lf_log_common", "lf_log_special"},
+    {"expf", "LF_VECTOR_EXPF", "lf_expf_common", "lf_expf_special"},
+    {"logf", "LF_VECTOR_LOGF", "lf_logf_common", "lf_logf_special"},
 }};
 
-// What every vector form uses: a double's bits and back.
+// What every vector form uses: a double's and a float's bits and back.
 const char* const kBitHelpers = R"(
 static inline uint64_t lf_bits(double x)
 {
@@ -29,44 +32,62 @@ static inline double lf_double(uint64_t u)
   memcpy(&x, &u, sizeof x);
   return x;
 }
+static inline uint32_t lf_fbits(float x)
+{
+  uint32_t u;
+  memcpy(&u, &x, sizeof u);
+  return u;
+}
+static inline float lf_float(uint32_t u)
+{
+  float x;
+  memcpy(&x, &u, sizeof x);
+  return x;
+}
 )";
 
 }  // namespace
 
 std::string vector_math_helpers()
 {
-  return std::string("#if LF_VECTOR_EXP || LF_VECTOR_LOG\n") + kBitHelpers + "#endif\n" +
-         "#if LF_VECTOR_EXP\n" + vector_exp_helpers() + "#endif\n" + "#if LF_VECTOR_LOG\n" +
-         vector_log_helpers() + "#endif\n";
+  return std::string("#if LF_VECTOR_EXP || LF_VECTOR_LOG || LF_VECTOR_EXPF || LF_VECTOR_LOGF\n") +
+         kBitHelpers + "#endif\n#if LF_VECTOR_EXP\n" + vector_exp_helpers() +
+         "#endif\n#if LF_VECTOR_LOG\n" + vector_log_helpers() + "#endif\n#if LF_VECTOR_EXPF\n" +
+         vector_expf_helpers() + "#endif\n#if LF_VECTOR_LOGF\n" + vector_logf_helpers() +
+         "#endif\n";
 }
 
 std::string vector_math_check_program(const std::string& function)
 {
-  std::string main;
-  if (function == "exp") {
-    main = vector_exp_check_main();
-  } else if (function == "log") {
-    main = vector_log_check_main();
-  } else {
+  const VectorForm* form = nullptr;
+  for (const auto& candidate : kForms) {
+    if (function == candidate.function) {
+      form = &candidate;
+    }
+  }
+  if (form == nullptr) {
     throw std::invalid_argument("no vector form of " + function);
   }
-  const std::string macro = function == "exp" ? "LF_VECTOR_EXP" : "LF_VECTOR_LOG";
-  return "#include <math.h>\n#include <stdint.h>\n#include <string.h>\n#define " + macro + " 1\n" +
-         vector_math_helpers() + main;
+  const std::string main = function == "exp"    ? vector_exp_check_main()
+                           : function == "log"  ? vector_log_check_main()
+                           : function == "expf" ? vector_expf_check_main()
+                                                : vector_logf_check_main();
+  return std::string("#include <math.h>\n#include <stdint.h>\n#include <string.h>\n#define ") +
+         form->macro + " 1\n" + vector_math_helpers() + main;
 }
 
 const VectorForm* vector_form_of(const KernelSpec& spec, std::size_t n)
 {
   const auto& node = spec.nodes[n];
-  if (node.dtype != "float64" || node.inputs.size() != 1 ||
-      operand_dtype(spec, node.inputs[0]) != "float64") {
+  if (node.inputs.size() != 1 || operand_dtype(spec, node.inputs[0]) != node.dtype) {
     return nullptr;
   }
-  if (node.op == "UNARY_OP.EXP") {
-    return &kForms[0];
+  const bool exp = node.op == "UNARY_OP.EXP", log = node.op == "UNARY_OP.LOG";
+  if (node.dtype == "float64" && (exp || log)) {
+    return &kForms[exp ? 0 : 1];
   }
-  if (node.op == "UNARY_OP.LOG") {
-    return &kForms[1];
+  if (node.dtype == "float32" && (exp || log)) {
+    return &kForms[exp ? 2 : 3];
   }
   return nullptr;
 }

@@ -18,43 +18,26 @@ const std::array<VectorForm, 4> kForms{{
     {"logf", "LF_VECTOR_LOGF", "lf_logf_common", "lf_logf_special"},
 }};
 
-// What every vector form uses: a double's and a float's bits and back.
-const char* const kBitHelpers = R"(
-static inline uint64_t lf_bits(double x)
+// What every vector form uses: a value's bits and back (`bits` and `value` name the two
+// functions, for a floating-point type and the unsigned integer of its width).
+std::string bit_helpers(const std::string& bits, const std::string& value, const std::string& type,
+                        const std::string& word)
 {
-  uint64_t u;
-  memcpy(&u, &x, sizeof u);
-  return u;
+  return "static inline " + word + " " + bits + "(" + type + " x)\n{\n  " + word +
+         " u;\n  memcpy(&u, &x, sizeof u);\n  return u;\n}\nstatic inline " + type + " " + value +
+         "(" + word + " u)\n{\n  " + type + " x;\n  memcpy(&x, &u, sizeof x);\n  return x;\n}\n";
 }
-static inline double lf_double(uint64_t u)
-{
-  double x;
-  memcpy(&x, &u, sizeof x);
-  return x;
-}
-static inline uint32_t lf_fbits(float x)
-{
-  uint32_t u;
-  memcpy(&u, &x, sizeof u);
-  return u;
-}
-static inline float lf_float(uint32_t u)
-{
-  float x;
-  memcpy(&x, &u, sizeof x);
-  return x;
-}
-)";
 
 }  // namespace
 
 std::string vector_math_helpers()
 {
   return std::string("#if LF_VECTOR_EXP || LF_VECTOR_LOG || LF_VECTOR_EXPF || LF_VECTOR_LOGF\n") +
-         kBitHelpers + "#endif\n#if LF_VECTOR_EXP\n" + vector_exp_helpers() +
-         "#endif\n#if LF_VECTOR_LOG\n" + vector_log_helpers() + "#endif\n#if LF_VECTOR_EXPF\n" +
-         vector_expf_helpers() + "#endif\n#if LF_VECTOR_LOGF\n" + vector_logf_helpers() +
-         "#endif\n";
+         bit_helpers("lf_bits", "lf_double", "double", "uint64_t") +
+         bit_helpers("lf_fbits", "lf_float", "float", "uint32_t") + "#endif\n#if LF_VECTOR_EXP\n" +
+         vector_exp_helpers() + "#endif\n#if LF_VECTOR_LOG\n" + vector_log_helpers() +
+         "#endif\n#if LF_VECTOR_EXPF\n" + vector_expf_helpers() + "#endif\n#if LF_VECTOR_LOGF\n" +
+         vector_logf_helpers() + "#endif\n";
 }
 
 std::string vector_math_check_program(const std::string& function)

@@ -1,6 +1,7 @@
 #include "codegen/vector_exp.h"
 
 #include "codegen/exp_table.h"
+#include "codegen/vector_checks.h"
 
 namespace legate_fuse::codegen {
 namespace {
@@ -36,57 +37,21 @@ static inline double lf_exp_common(double x)
 }
 )";
 
-const char* const kCheckMain = R"(
-#include <stdio.h>
-#include <stdlib.h>
-
-static int compare(const double* x, long n)
-{
-  int differences = 0;
-  for (long i = 0; i < n; ++i) {
-    const double want = exp(x[i]);
-    const double got = lf_exp_special(x[i]) ? exp(x[i]) : lf_exp_common(x[i]);
-    if (lf_bits(want) != lf_bits(got)) {
-      if (differences < 5) printf("exp(%a): C library %a, vector form %a\n", x[i], want, got);
-      ++differences;
-    }
-  }
-  return differences;
-}
-
-int main(void)
-{
-  const long n = 2000000;
-  double* x = malloc(sizeof(double) * n);
-  if (!x) return 2;
-  uint64_t state = 88172645463325252ULL;
-  int differences = 0;
-  const double scales[] = {1420.0, 40.0, 1.0, 1e-3, 1e-12, 0.0};
-  for (int round = 0; round < 6; ++round) {
-    for (long i = 0; i < n; ++i) {
-      state ^= state << 13;
-      state ^= state >> 7;
-      state ^= state << 17;
-      const double u = (double)(state >> 11) * 0x1p-53 - 0.5;
-      /* The last round: random bit patterns (every exponent, NaNs, infinities). */
-      x[i] = scales[round] != 0.0 ? u * scales[round] : lf_double(state);
-    }
-    differences += compare(x, n);
-  }
-  const double specials[] = {0.0, -0.0, 1.0, -1.0, 0x1p-54, -0x1p-54, 0x1.fffffffffffffp-55,
-                             511.99999999999994, 512.0, -512.0, 709.782712893384,
-                             709.7827128933841, -745.1332191019411, -745.1332191019412,
-                             -708.3964185322641, 1e308, -1e308, 0x1p-1074};
-  differences += compare(specials, (long)(sizeof specials / sizeof specials[0]));
-  printf("%d differences\n", differences);
-  return differences == 0 ? 0 : 1;
-}
-)";
-
 }  // namespace
 
 std::string vector_exp_helpers() { return std::string(EXP_TABLE_C) + kHelpers; }
 
-std::string vector_exp_check_main() { return kCheckMain; }
+std::string vector_exp_check_main()
+{
+  // Random values over every range of the algorithm, then (the last round) random bit patterns:
+  // every exponent, NaNs, infinities.
+  return float64_check_main(
+      "exp", 6,
+      "static const double scales[] = {1420.0, 40.0, 1.0, 1e-3, 1e-12, 0.0};\n"
+      "      x[i] = scales[round] != 0.0 ? (u - 0.5) * scales[round] : lf_double(state);",
+      "0.0, -0.0, 1.0, -1.0, 0x1p-54, -0x1p-54, 0x1.fffffffffffffp-55, 511.99999999999994, "
+      "512.0, -512.0, 709.782712893384, 709.7827128933841, -745.1332191019411, "
+      "-745.1332191019412, -708.3964185322641, 1e308, -1e308, 0x1p-1074");
+}
 
 }  // namespace legate_fuse::codegen

@@ -1,5 +1,7 @@
 #include "codegen/vector_float32.h"
 
+#include "codegen/vector_checks.h"
+
 namespace legate_fuse::codegen {
 namespace {
 
@@ -58,54 +60,19 @@ static inline float lf_logf_common(float x)
 }
 )";
 
-// The check's main function for `name` ("expf" or "logf"): every 61st float, then the
-// algorithm's edges; exit status 0 when none differs from the C library.
-std::string check_main(const std::string& name)
-{
-  return R"(
-#include <stdio.h>
-
-static int compare(float x)
-{
-  if (lf_)" +
-         name +
-         R"(_special(x)) return 0;
-  const float want = )" +
-         name + R"((x);
-  const float got = lf_)" +
-         name + R"(_common(x);
-  if (lf_fbits(want) == lf_fbits(got)) return 0;
-  printf(")" +
-         name +
-         R"((%a): C library %a, vector form %a\n", x, want, got);
-  return 1;
-}
-
-int main(void)
-{
-  long differences = 0;
-  for (uint64_t u = 0; u < (1ULL << 32) && differences < 5; u += 61) {
-    differences += compare(lf_float((uint32_t)u));
-  }
-  const float edges[] = {1.0f, -1.0f, 0.0f, -0.0f, 0x1p-126f, 0x1p-149f, 88.0f, -88.0f, 87.9f,
-                         -103.9f, 0x1.fffffep127f, 0x1.62e43p+6f, 0x1.fffffep-1f, 0x1.000002p0f};
-  for (unsigned k = 0; k < sizeof edges / sizeof edges[0]; ++k) {
-    differences += compare(edges[k]);
-  }
-  printf("%ld differences\n", differences);
-  return differences == 0 ? 0 : 1;
-}
-)";
-}
+// The algorithms' edges: overflow and underflow bounds, 1 and its neighbours, the extremes.
+const char* const kFloat32Edges =
+    "1.0f, -1.0f, 0.0f, -0.0f, 0x1p-126f, 0x1p-149f, 88.0f, -88.0f, 87.9f, -103.9f, "
+    "0x1.fffffep127f, 0x1.62e43p+6f, 0x1.fffffep-1f, 0x1.000002p0f";
 
 }  // namespace
 
 std::string vector_expf_helpers() { return kExpfHelpers; }
 
-std::string vector_expf_check_main() { return check_main("expf"); }
+std::string vector_expf_check_main() { return float32_check_main("expf", kFloat32Edges); }
 
 std::string vector_logf_helpers() { return kLogfHelpers; }
 
-std::string vector_logf_check_main() { return check_main("logf"); }
+std::string vector_logf_check_main() { return float32_check_main("logf", kFloat32Edges); }
 
 }  // namespace legate_fuse::codegen

@@ -1,5 +1,7 @@
 #include "codegen/vector_log.h"
 
+#include "codegen/vector_checks.h"
+
 namespace legate_fuse::codegen {
 namespace {
 
@@ -63,61 +65,25 @@ static inline double lf_log_common(double x)
 }
 )";
 
-const char* const kCheckMain = R"(
-#include <stdio.h>
-#include <stdlib.h>
-
-static int compare(const double* x, long n)
-{
-  int differences = 0;
-  for (long i = 0; i < n; ++i) {
-    const double want = log(x[i]);
-    const double got = lf_log_special(x[i]) ? log(x[i]) : lf_log_common(x[i]);
-    if (lf_bits(want) != lf_bits(got)) {
-      if (differences < 5) printf("log(%a): C library %a, vector form %a\n", x[i], want, got);
-      ++differences;
-    }
-  }
-  return differences;
-}
-
-int main(void)
-{
-  const long n = 2000000;
-  double* x = malloc(sizeof(double) * n);
-  if (!x) return 2;
-  uint64_t state = 88172645463325252ULL;
-  int differences = 0;
-  for (int round = 0; round < 6; ++round) {
-    for (long i = 0; i < n; ++i) {
-      state ^= state << 13;
-      state ^= state >> 7;
-      state ^= state << 17;
-      const double u = (double)(state >> 11) * 0x1p-53;
-      switch (round) {
-        case 0: x[i] = exp((u - 0.5) * 1400.0); break;   /* every exponent */
-        case 1: x[i] = u * 4.0; break;                   /* the table's subintervals */
-        case 2: x[i] = 0.9 + u * 0.2; break;             /* near 1, both sides of its bounds */
-        case 3: x[i] = 1.0 + (u - 0.5) * 0x1p-20; break; /* very near 1 */
-        case 4: x[i] = lf_double(state >> 1); break;     /* random positive bit patterns */
-        default: x[i] = lf_double(state); break;         /* any bits: NaN, inf, negative */
-      }
-    }
-    differences += compare(x, n);
-  }
-  const double specials[] = {1.0, 0.0, -0.0, -1.0, 0x1p-1074, 0x1p-1022, 0x1.fffffffffffffp-1023,
-                             0x1.ep-1, 0x1.dffffffffffffp-1, 0x1.109p0, 0x1.108ffffffffffp0,
-                             2.0, 0.5, 1e308, 0x1.fffffffffffffp1023};
-  differences += compare(specials, (long)(sizeof specials / sizeof specials[0]));
-  printf("%d differences\n", differences);
-  return differences == 0 ? 0 : 1;
-}
-)";
-
 }  // namespace
 
 std::string vector_log_helpers() { return kHelpers; }
 
-std::string vector_log_check_main() { return kCheckMain; }
+std::string vector_log_check_main()
+{
+  return float64_check_main(
+      "log", 6,
+      "switch (round) {\n"
+      "        case 0: x[i] = exp((u - 0.5) * 1400.0); break;   /* every exponent */\n"
+      "        case 1: x[i] = u * 4.0; break;                   /* the table's subintervals */\n"
+      "        case 2: x[i] = 0.9 + u * 0.2; break;             /* near 1, both sides */\n"
+      "        case 3: x[i] = 1.0 + (u - 0.5) * 0x1p-20; break; /* very near 1 */\n"
+      "        case 4: x[i] = lf_double(state >> 1); break;     /* positive bit patterns */\n"
+      "        default: x[i] = lf_double(state); break;         /* NaN, inf, negative */\n"
+      "      }",
+      "1.0, 0.0, -0.0, -1.0, 0x1p-1074, 0x1p-1022, 0x1.fffffffffffffp-1023, 0x1.ep-1, "
+      "0x1.dffffffffffffp-1, 0x1.109p0, 0x1.108ffffffffffp0, 2.0, 0.5, 1e308, "
+      "0x1.fffffffffffffp1023");
+}
 
 }  // namespace legate_fuse::codegen

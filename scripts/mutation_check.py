@@ -703,6 +703,12 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_the_float32_tables_are_found_in_a_library_and_nowhere_else",),
         "logf's table is taken only where each logc is the logarithm of its 1/invc"),
     Mutation(
+        "vector-forms-of-the-functions-a-kernel-calls", "legate_fuse/backend/vector_math.py",
+        '    return tuple(f for f in FUNCTIONS if f"&& LF_VECTOR_{f.upper()}" in source)\n',
+        "    return ()\n",
+        ("tests/unit/test_vector_math.py::test_a_kernel_without_vector_calls_runs_no_check",),
+        "a kernel's prelude enables the vector forms of the functions it calls"),
+    Mutation(
         "log-table-marker", "legate_fuse/backend/libm_tables.py",
         "        if values[POLY1_FIRST_INDEX] == -0.5 and all(v > 0 for v in values[18::2]):\n",
         "        if all(v > 0 for v in values[18::2]):\n",

@@ -88,6 +88,9 @@ class KernelCache:
     identity: Callable[[], dict[str, str]]  # key parts other than the source
     produce: Producer
     warn: Callable[[str], None] = logger.warning
+    # The source as keyed and produced, from the source as given (memory is keyed by the
+    # latter): what a kernel's text needs in front of it on this machine.
+    prepare: Callable[[str], str] | None = None
     compile_seconds: float = 0.0
     cache_hits: int = 0
     compiled: int = 0
@@ -97,27 +100,32 @@ class KernelCache:
         known = self._memory.get(source)
         if known is not None:
             return known  # checked when it was first found or written
-        entry = self._entry(source)
+        text = self._prepared(source)
+        entry = self._entry(text)
         try:
             target = entry.find()
         except DamagedEntry as damage:
-            target = self._replace(source, entry, damage)
+            target = self._replace(text, entry, damage)
         else:
             if target is not None:
                 self.cache_hits += 1
                 logger.debug("kernel cache hit %s", entry.key)
             else:
                 logger.debug("kernel cache miss %s", entry.key)
-                target = self._produce(source, entry)
+                target = self._produce(text, entry)
         self._memory[source] = target
         return target
 
     def rebuild(self, source: str, path: Path, reason: str) -> Path:
         """Produces again an entry whose file matches its record but does not work (written by
         a compiler that produced a broken file)."""
-        target = self._replace(source, self._entry(source), DamagedEntry(path, reason, (path,)))
+        text = self._prepared(source)
+        target = self._replace(text, self._entry(text), DamagedEntry(path, reason, (path,)))
         self._memory[source] = target
         return target
+
+    def _prepared(self, source: str) -> str:
+        return source if self.prepare is None else self.prepare(source)
 
     def _entry(self, source: str) -> Entry:
         key, digests = cache_key({"source": source, **self.identity()})

@@ -1,6 +1,6 @@
 """The cache of CPU kernels: generated C compiled with the system compiler into shared objects,
-with the preprocessor definitions the vector math checks chose for this machine and, in front
-of the source, the C library's tables those vector forms read."""
+each with the vector math its checks allow on this machine and the C library's tables those
+vector forms read, in front of its source."""
 
 from __future__ import annotations
 
@@ -18,31 +18,30 @@ from legate_fuse.backend.compiler import (
     compiler_identity,
     machine_identity,
 )
-from legate_fuse.backend.vector_math import kernel_defines, kernel_preamble
+from legate_fuse.backend.vector_math import kernel_prelude
 
 logger = logging.getLogger("legate_fuse")
 
 
-def c_producer(compiler: str, defines: Callable[[], tuple[str, ...]]) -> Producer:
+def c_producer(compiler: str) -> Producer:
     def produce(source: str, output: Path) -> None:
-        chosen = defines()
-        compile_c(compiler, (*FLAGS, *chosen), kernel_preamble(chosen) + source, output)
+        compile_c(compiler, FLAGS, source, output)
 
     return produce
 
 
 def KernelCompiler(cache_dir: Path, compiler: str = "cc",
                    warn: Callable[[str], None] = logger.warning) -> KernelCache:
-    """The cache of CPU kernels: C compiled with the system compiler into shared objects."""
-
-    def defines() -> tuple[str, ...]:
-        return kernel_defines(Path(cache_dir), compiler, warn)
+    """The cache of CPU kernels: C compiled with the system compiler into shared objects. Each
+    source is keyed and compiled with its prelude (vector_math.kernel_prelude): which vector
+    forms it may use here, and their tables."""
 
     def identity() -> dict[str, str]:
-        chosen = defines()
-        return {"compiler": compiler_identity(compiler),
-                "flags": " ".join(FLAGS + chosen + LIBRARIES),
-                "preamble": kernel_preamble(chosen),
+        return {"compiler": compiler_identity(compiler), "flags": " ".join(FLAGS + LIBRARIES),
                 "machine": machine_identity(), "format": C_FORMAT}
 
-    return KernelCache(Path(cache_dir), ".so", identity, c_producer(compiler, defines), warn)
+    def prepare(source: str) -> str:
+        return kernel_prelude(source, Path(cache_dir), compiler, warn) + source
+
+    return KernelCache(Path(cache_dir), ".so", identity, c_producer(compiler), warn,
+                       prepare=prepare)

@@ -6,9 +6,9 @@ exactly as the C library only where the library is the one it was written from (
 CPU with FMA); all but exp's also take their tables from the library's file (libm_tables.py).
 This is checked, not assumed: for each function, a program that compares the two on millions
 of inputs is compiled with the kernels' compiler and flags and run once per machine, compiler
-and C library; its verdict is cached beside the kernels. Kernels are compiled with
--DLF_VECTOR_<FUNCTION>=1 only where the function's check passed, with its table in front of
-their source.
+and C library, when a kernel first calls that function; its verdict is cached beside the
+kernels. A kernel's source gets `#define LF_VECTOR_<FUNCTION>` 1 or 0 in front of it (its
+function's verdict) and, where 1, the function's table.
 """
 
 from __future__ import annotations
@@ -115,14 +115,22 @@ def vector_form_available(function: str, cache_dir: Path, compiler: str,
     return verdict == PASSED
 
 
-def kernel_defines(cache_dir: Path, compiler: str,
-                   warn: Callable[[str], None] = logger.warning) -> tuple[str, ...]:
-    """The preprocessor definitions every CPU kernel is compiled with."""
-    return tuple(f"-DLF_VECTOR_{function.upper()}="
-                 f"{int(vector_form_available(function, Path(cache_dir), compiler, warn))}"
-                 for function in FUNCTIONS)
+def used_functions(source: str) -> tuple[str, ...]:
+    """The functions whose vector forms a kernel's source calls: the renderer guards each loop
+    of vector calls by their macros (`#if 1 && LF_VECTOR_LOG`, codegen/staged_body.cc)."""
+    return tuple(f for f in FUNCTIONS if f"&& LF_VECTOR_{f.upper()}" in source)
 
 
-def kernel_preamble(defines: tuple[str, ...]) -> str:
-    """What CPU kernels compiled with `defines` have in front of their source."""
-    return "".join(preamble(f) for f in FUNCTIONS if f"-DLF_VECTOR_{f.upper()}=1" in defines)
+def kernel_prelude(source: str, cache_dir: Path, compiler: str,
+                   warn: Callable[[str], None] = logger.warning) -> str:
+    """What a CPU kernel's source is compiled with in front of it: for each function whose
+    vector form it calls, whether the form may be used (its check's verdict, run now if no
+    kernel needed it before) and, where it may, the C library's table it reads. A kernel that
+    calls none is compiled as it is: no check runs for it."""
+    prelude = []
+    for function in used_functions(source):
+        available = vector_form_available(function, Path(cache_dir), compiler, warn)
+        prelude.append(f"#define LF_VECTOR_{function.upper()} {int(available)}\n")
+        if available:
+            prelude.append(preamble(function))
+    return "".join(prelude)

@@ -13,8 +13,9 @@ from legate_fuse import _core
 from legate_fuse.backend import libm_tables, vector_math
 from legate_fuse.backend.compiler import KernelCache
 from legate_fuse.backend.cpu_kernels import KernelCompiler
+from legate_fuse.plan.kernel_spec import ARG, KernelSpec
 
-from .c_kernels import run
+from .c_kernels import IN, OUT, run
 from .repository_scripts import load_script
 from .test_staged_loops import STAGED, inputs, strided_copy
 
@@ -51,11 +52,29 @@ def test_a_check_that_cannot_be_compiled_means_no_vector_form(tmp_path: Path) ->
     vector_math.vector_form_available.cache_clear()
     try:
         assert not vector_math.vector_form_available("exp", tmp_path, "false")
-        assert vector_math.kernel_defines(tmp_path, "false") == (
-            "-DLF_VECTOR_EXP=0", "-DLF_VECTOR_LOG=0", "-DLF_VECTOR_EXPF=0", "-DLF_VECTOR_LOGF=0")
-        assert vector_math.kernel_preamble(("-DLF_VECTOR_LOG=0",)) == ""
+        source = STAGED.render_c()
+        assert vector_math.kernel_prelude(source, tmp_path, "false") == (
+            "#define LF_VECTOR_EXP 0\n#define LF_VECTOR_LOG 0\n")
     finally:
         vector_math.vector_form_available.cache_clear()
+
+
+def test_a_kernel_without_vector_calls_runs_no_check(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the functions a kernel calls in vector form are checked, when it is first built:
+    a kernel of arithmetic alone is compiled as it is (a program's first kernel does not wait
+    for every check)."""
+    asked: list[str] = []
+    monkeypatch.setattr(vector_math, "vector_form_available",
+                        lambda function, *_: asked.append(function) or True)
+    plain = KernelSpec(args=((IN, "float64", False), (OUT, "float64", False)), scalar_types=(),
+                       nodes=(("BINARY_OP.MULTIPLY", "float64", ((ARG, 0), (ARG, 0))),),
+                       stores=((1, 0),), reductions=())
+    assert vector_math.kernel_prelude(plain.render_c(), tmp_path, "cc") == ""
+    assert asked == []
+    prelude = vector_math.kernel_prelude(STAGED.render_c(), tmp_path, "cc")
+    assert asked == ["exp", "log"]
+    assert "#define LF_VECTOR_LOG 1" in prelude and "lf_log_data" in prelude
 
 
 def glibc_with_fma() -> bool:
@@ -171,7 +190,7 @@ def test_kernels_agree_with_and_without_the_vector_forms(
         run(compiler, STAGED, [xs, ys, out, total], (1000,), (0.25,))
         results.append((out.tobytes(), total.tobytes()))
     assert results[0] == results[1]
-    flags = compiler.identity()["flags"]
-    assert f"-DLF_VECTOR_EXP={int(available)}" in flags
-    assert f"-DLF_VECTOR_LOG={int(available)}" in flags
-    assert ("lf_log_data" in compiler.identity()["preamble"]) == available
+    prelude = vector_math.kernel_prelude(STAGED.render_c(), tmp_path / "kernels", "cc")
+    assert f"#define LF_VECTOR_EXP {int(available)}" in prelude
+    assert f"#define LF_VECTOR_LOG {int(available)}" in prelude
+    assert ("lf_log_data" in prelude) == available

@@ -24,7 +24,6 @@ the library.
 
 from __future__ import annotations
 
-import hashlib
 import math
 import re
 import struct
@@ -92,19 +91,20 @@ FINDERS = {"log": find_log_data, "expf": find_expf_data, "logf": find_logf_data}
 
 
 @cache
-def data(function: str, library_path: str) -> tuple[int, ...] | None:
-    """The struct of `function` ("log", "expf", "logf") in the C math library at
-    `library_path` (None if unreadable or absent)."""
+def _contents(library_path: str) -> bytes | None:
+    """The C math library's file, read once for all the functions (None if unreadable)."""
     try:
         with open(library_path, "rb") as library:
-            return FINDERS[function](library.read())
+            return library.read()
     except OSError:
         return None
 
 
-def log_data(library_path: str) -> tuple[int, ...] | None:
-    """The log struct of the C math library at `library_path`."""
-    return data("log", library_path)
+def data(function: str, library_path: str) -> tuple[int, ...] | None:
+    """The struct of `function` (one of FINDERS) in the C math library at `library_path`
+    (None if unreadable or absent)."""
+    contents = _contents(library_path)
+    return None if contents is None else FINDERS[function](contents)
 
 
 def c_definition(function: str, words: tuple[int, ...] | None) -> str:
@@ -116,9 +116,3 @@ def c_definition(function: str, words: tuple[int, ...] | None) -> str:
                       for k in range(0, len(words), 3))
     return (f"#include <stdint.h>\nstatic const uint64_t lf_{function}_data[{len(words)}] = "
             f"{{\n{rows}\n}};\n")
-
-
-def digest(words: tuple[int, ...] | None) -> str:
-    """A short digest of the table, for cache keys."""
-    text = "none" if words is None else ",".join(map(str, words))
-    return hashlib.sha256(text.encode()).hexdigest()[:16]

@@ -66,16 +66,18 @@ def c_library_identity() -> str:
 
 def table(function: str) -> tuple[int, ...] | None:
     """The C library's data for `function`'s vector form, when this process has exactly one C
-    math library and it has them."""
+    math library and it has them (None too for exp, which reads no table of the library's)."""
     libraries = c_math_libraries()
-    return libm_tables.data(function, libraries[0]) if len(libraries) == 1 else None
+    if function not in libm_tables.FINDERS or len(libraries) != 1:
+        return None
+    return libm_tables.data(function, libraries[0])
 
 
 @cache
 def preamble(function: str) -> str:
     """What the check of `function`, and kernels using its vector form, are compiled with in
-    front of their source."""
-    return "" if function == "exp" else libm_tables.c_definition(function, table(function))
+    front of their source: the C library's table, for the functions that read one."""
+    return libm_tables.c_definition(function, table(function))
 
 
 def check_producer(compiler: str) -> Callable[[str, Path], None]:
@@ -92,9 +94,9 @@ def check_producer(compiler: str) -> Callable[[str, Path], None]:
 def vector_form_available(function: str, cache_dir: Path, compiler: str,
                           warn: Callable[[str], None] = logger.warning) -> bool:
     """The cached verdict of the check program of `function`'s vector form for this compiler
-    (False if it cannot run, or the C library has no log table); `warn` reports a damaged
-    verdict in the cache."""
-    if function != "exp" and table(function) is None:
+    (False if it cannot run, or the C library lacks the function's table); `warn` reports a
+    damaged verdict in the cache."""
+    if function in libm_tables.FINDERS and table(function) is None:
         logger.debug("vector %s: no table found in the C library", function)
         return False
 

@@ -103,7 +103,7 @@ def test_the_log_table_is_found_in_a_library_and_nowhere_else() -> None:
     library = vector_math.c_math_libraries()[0]
     if not glibc_with_fma():
         pytest.skip("not glibc's libm")
-    words = libm_tables.log_data(library)
+    words = libm_tables.data("log", library)
     assert words is not None and len(words) == libm_tables.LOG_DATA_WORDS
     table = numpy.array(words, dtype=numpy.uint64).view(numpy.float64)
     invc, logc = table[18::2], table[19::2]

@@ -12,10 +12,10 @@ namespace legate_fuse::codegen {
 namespace {
 
 const std::array<VectorForm, 4> kForms{{
-    {"exp", "LF_VECTOR_EXP", "lf_exp_common", "lf_exp_special"},
-    {"log", "LF_VECTOR_LOG", "lf_log_common", "lf_log_special"},
-    {"expf", "LF_VECTOR_EXPF", "lf_expf_common", "lf_expf_special"},
-    {"logf", "LF_VECTOR_LOGF", "lf_logf_common", "lf_logf_special"},
+    {"exp", "LF_VECTOR_EXP", "lf_exp_common", "lf_exp_special", vector_exp_check_main},
+    {"log", "LF_VECTOR_LOG", "lf_log_common", "lf_log_special", vector_log_check_main},
+    {"expf", "LF_VECTOR_EXPF", "lf_expf_common", "lf_expf_special", vector_expf_check_main},
+    {"logf", "LF_VECTOR_LOGF", "lf_logf_common", "lf_logf_special", vector_logf_check_main},
 }};
 
 // What every vector form uses: a value's bits and back (`bits` and `value` name the two
@@ -26,6 +26,17 @@ std::string bit_helpers(const std::string& bits, const std::string& value, const
   return "static inline " + word + " " + bits + "(" + type + " x)\n{\n  " + word +
          " u;\n  memcpy(&u, &x, sizeof u);\n  return u;\n}\nstatic inline " + type + " " + value +
          "(" + word + " u)\n{\n  " + type + " x;\n  memcpy(&x, &u, sizeof x);\n  return x;\n}\n";
+}
+
+// The form of the C library's function `name`, or nullptr.
+const VectorForm* form_named(const std::string& name)
+{
+  for (const auto& form : kForms) {
+    if (name == form.function) {
+      return &form;
+    }
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -42,21 +53,12 @@ std::string vector_math_helpers()
 
 std::string vector_math_check_program(const std::string& function)
 {
-  const VectorForm* form = nullptr;
-  for (const auto& candidate : kForms) {
-    if (function == candidate.function) {
-      form = &candidate;
-    }
-  }
+  const VectorForm* form = form_named(function);
   if (form == nullptr) {
     throw std::invalid_argument("no vector form of " + function);
   }
-  const std::string main = function == "exp"    ? vector_exp_check_main()
-                           : function == "log"  ? vector_log_check_main()
-                           : function == "expf" ? vector_expf_check_main()
-                                                : vector_logf_check_main();
   return std::string("#include <math.h>\n#include <stdint.h>\n#include <string.h>\n#define ") +
-         form->macro + " 1\n" + vector_math_helpers() + main;
+         form->macro + " 1\n" + vector_math_helpers() + form->check_main();
 }
 
 const VectorForm* vector_form_of(const KernelSpec& spec, std::size_t n)
@@ -65,12 +67,15 @@ const VectorForm* vector_form_of(const KernelSpec& spec, std::size_t n)
   if (node.inputs.size() != 1 || operand_dtype(spec, node.inputs[0]) != node.dtype) {
     return nullptr;
   }
-  const bool exp = node.op == "UNARY_OP.EXP", log = node.op == "UNARY_OP.LOG";
-  if (node.dtype == "float64" && (exp || log)) {
-    return &kForms[exp ? 0 : 1];
+  if (node.dtype != "float64" && node.dtype != "float32") {
+    return nullptr;
   }
-  if (node.dtype == "float32" && (exp || log)) {
-    return &kForms[exp ? 2 : 3];
+  const std::string suffix = node.dtype == "float32" ? "f" : "";  // expf, logf
+  if (node.op == "UNARY_OP.EXP") {
+    return form_named("exp" + suffix);
+  }
+  if (node.op == "UNARY_OP.LOG") {
+    return form_named("log" + suffix);
   }
   return nullptr;
 }

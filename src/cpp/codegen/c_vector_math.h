@@ -31,6 +31,8 @@ struct VectorForm {
   // the C library's function instead.
   const char* common;
   const char* special;
+  // The main function of the program that checks it against the C library.
+  std::string (*check_main)();
 };
 
 // The helpers of every vector form, each compiled when its macro is 1.

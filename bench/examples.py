@@ -5,7 +5,8 @@
 Each program of PROGRAMS runs through its own command line, as a user runs it: `python <program>
 <arguments>` from bench/examples/cupynumeric-26.06/examples (the unmodified copy of cuPyNumeric
 26.06's examples), without LEGATE_FUSE and with LEGATE_FUSE=1, in alternating processes: one
-warm-up run of each (which also fills the kernel cache), then N pairs. For each program it reports
+warm-up run of each (which also fills the kernel cache, each kernel compiled before its first
+launch), then N pairs. For each program it reports
 whether the two agree (the program's own check where it has one, else its printed output minus
 timing lines), the program's own printed time and the process wall time, the off/on ratio of
 each pair (median and range), the fusion statistics of the fused run (LEGATE_FUSE_STATS=json) and
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ab import summary
+from ab import FILL_CACHE, summary
 from run import geometric_mean, machine
 
 from legate_fuse.unfused import summary as unfused_summary
@@ -357,13 +358,16 @@ def measure(program: Program, tiny: bool = False, pairs: int = 3, warmup: bool =
               program.fusible)
     reference: Run | None = None
     for index in range(pairs + (1 if warmup else 0)):
+        warming = warmup and index == 0
         for mode in ("off", "on"):
-            run = run_program(program, args, mode, environ, timeout)
+            base = dict(os.environ if environ is None else environ)
+            run = run_program(program, args, mode, {**base, **FILL_CACHE} if warming else base,
+                              timeout)
             reference = reference or run
             problem = disagreement(program, reference, run)
             if run.warnings:
                 problem = problem or f"{run.mode} run warned: " + "; ".join(run.warnings)
-            if warmup and index == 0 and not problem:
+            if warming and not problem:
                 continue  # warm-up runs are compared but not timed
             row.runs.append(run)
             if problem:

@@ -25,6 +25,9 @@ class Stats:
     plan_cache_hits: int = 0
     kernel_cache_hits: int = 0
     compile_seconds: float = 0.0
+    # Kernels compiling in the background now (backend/background.py); at exit, those left to
+    # the process that builds them after the program.
+    kernels_compiling: int = 0
     # Tasks of call sites whose tasks are not lifted, built at once (capture/call_sites.py).
     tasks_built_at_once: int = 0
     # Measuring whether fusion pays (mode/payoff.py): rounds decided, of which running
@@ -61,6 +64,7 @@ class Stats:
             "plan_cache_hits": self.plan_cache_hits,
             "kernel_cache_hits": self.kernel_cache_hits,
             "compile_seconds": self.compile_seconds,
+            "kernels_compiling": self.kernels_compiling,
             "tasks_built_at_once": self.tasks_built_at_once,
             "payoff_rounds": self.payoff_rounds,
             "payoff_rounds_unfused": self.payoff_rounds_unfused,

@@ -8,7 +8,7 @@ by its kind (library and task id) and the reason that kept it out, where that is
 - the fuser, for the tasks of a planned window that ran by themselves: a task not lifted, the
   legality rule that kept a lifted one out of the group before it or after it, a window that
   ended before anything could join it (with the flush that ended it), a fused kernel that
-  failed.
+  failed or was still compiling.
 
 With LEGATE_FUSE_TIME_TASKS=1 each kind also has its tasks' seconds (task_timer.py), and the
 kinds that took longest come first: what a program would gain from fusing each.
@@ -29,6 +29,7 @@ NOT_LIFTED_CALL = "not lifted: built for a call the lifting does not know"
 LINE_NOT_FUSED = "built at once: its program line's tasks of this kind were not fused before"
 DID_NOT_PAY = "fusion measured not to pay"
 KERNEL_FAILED = "its fused kernel could not be built or launched"
+KERNEL_COMPILING = "its fused kernel was compiling (LEGATE_FUSE_COMPILE=background)"
 PLUGIN_FAILED = "the plugin failed on its window (warned)"
 # A lifted task alone in its group because the window ended; the flush that ended it is added.
 WINDOW_ENDED = "window ended"

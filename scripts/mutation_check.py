@@ -98,6 +98,8 @@ ANALYSIS = "tests/unit/test_analysis.py"
 SHARING = "tests/unit/test_shared_storage.py"
 SWITCHING = "tests/integration/test_payoff_switching.py"
 REPLAY = "tests/integration/test_replay.py"
+BACKGROUND = "tests/integration/test_background_compile.py"
+BACKGROUND_JOBS = "tests/unit/test_background_jobs.py"
 TASK_TIMES = "tests/integration/test_task_times.py"
 COMPLEX_ARITHMETIC = "tests/integration/test_complex_arithmetic.py"
 AXIS_REDUCTIONS = "tests/integration/test_axis_reductions.py"
@@ -708,6 +710,48 @@ MUTATIONS: tuple[Mutation, ...] = (
         "    return ()\n",
         ("tests/unit/test_vector_math.py::test_a_kernel_without_vector_calls_runs_no_check",),
         "a kernel's prelude enables the vector forms of the functions it calls"),
+    Mutation(
+        "background-launch-waits-for-its-kernel", "legate_fuse/backend/fuser.py",
+        "                    self.jobs.submit(kernel_id, sources)\n"
+        "                    return False\n",
+        "                    files = self._build(sources)\n",
+        (f"{BACKGROUND}::test_a_group_runs_unfused_until_its_kernel_is_ready_then_fused",),
+        "a group whose kernel is not in the cache runs unfused while it compiles"),
+    Mutation(
+        "background-kernel-takes-over", "legate_fuse/backend/fuser.py",
+        "            elif not job.finished.is_set():\n",
+        "            elif True:\n",
+        (f"{BACKGROUND}::test_a_group_runs_unfused_until_its_kernel_is_ready_then_fused",),
+        "the fused task takes over once its kernel is ready"),
+    Mutation(
+        "payoff-waits-for-kernels", "legate_fuse/mode/payoff.py",
+        "        if stats.kernels_compiling and self.step != SETTLED:\n",
+        "        if False:\n",
+        ("tests/unit/test_payoff.py::"
+         "test_nothing_is_measured_while_kernels_compile_in_the_background",
+         "tests/unit/test_payoff.py::"
+         "test_a_probe_under_way_when_kernels_start_compiling_starts_again"),
+        "whether fusion pays is not measured while kernels compile in the background"),
+    Mutation(
+        "compilers-stopped-at-exit", "legate_fuse/backend/background.py",
+        "        self._exiting = True\n        stop_tools()\n",
+        "        self._exiting = True\n",
+        (f"{BACKGROUND_JOBS}::"
+         "test_at_exit_the_compilers_are_stopped_and_the_unbuilt_kernels_handed_over",),
+        "at exit the compilers are stopped: the program does not wait for them"),
+    Mutation(
+        "compiler-in-a-process-group-of-its-own", "legate_fuse/backend/compiler.py",
+        "                                   text=True, start_new_session=True)\n",
+        "                                   text=True)\n",
+        (f"{BACKGROUND_JOBS}::"
+         "test_at_exit_the_compilers_are_stopped_and_the_unbuilt_kernels_handed_over",),
+        "a compiler and the processes it started are stopped together"),
+    Mutation(
+        "compilers-in-the-idle-class", "legate_fuse/backend/background.py",
+        "        os.sched_setscheduler(tid, os.SCHED_IDLE, os.sched_param(0))\n",
+        "        pass\n",
+        (f"{BACKGROUND_JOBS}::test_the_workers_and_their_compilers_run_in_the_idle_class",),
+        "background compilers run only on a core no thread of the program wants"),
     Mutation(
         "log-table-marker", "legate_fuse/backend/libm_tables.py",
         "        if values[POLY1_FIRST_INDEX] == -0.5 and all(v > 0 for v in values[18::2]):\n",

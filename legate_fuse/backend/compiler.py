@@ -17,8 +17,10 @@ import logging
 import os
 import platform
 import shutil
+import signal
 import subprocess
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -42,6 +44,54 @@ C_FORMAT = f"abi{_core.KERNEL_ABI_VERSION}-c{_core.C_RENDERER_VERSION}"
 
 class CompileError(RuntimeError):
     """A compiler failed; the message carries its log."""
+
+
+class Stopped(CompileError):
+    """A compiler or check program was stopped by `stop_tools` (the process is exiting)."""
+
+
+# The compilers and check programs running now, on any thread, so that `stop_tools` can end
+# them when the process exits with kernels still compiling in the background.
+_running: set[subprocess.Popen[str]] = set()
+_running_lock = threading.Lock()
+_stopping = False
+
+
+def run_tool(command: Sequence[str], timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """Runs a compiler or a check program, its output captured; raises Stopped if
+    `stop_tools` ended it (its result then says nothing about the program it ran)."""
+    with _running_lock:
+        if _stopping:
+            raise Stopped(f"not started, the process is exiting: {command[0]}")
+        # A process group of its own: stopping the compiler driver must stop the compilers it
+        # started too, which hold its output pipes open.
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, start_new_session=True)
+        _running.add(process)
+    try:
+        stdout, stderr = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        stdout, stderr = process.communicate()
+    finally:
+        with _running_lock:
+            _running.discard(process)
+            stopped = _stopping
+    if stopped and process.returncode is not None and process.returncode < 0:
+        raise Stopped(f"stopped, the process is exiting: {command[0]}")
+    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
+
+
+def stop_tools() -> None:
+    """Ends every compiler and check program running, and lets no other start. SIGTERM, to
+    each one's process group: a compiler driver removes its temporary files and stops the
+    compilers it started."""
+    global _stopping
+    with _running_lock:
+        _stopping = True
+        for process in _running:
+            with contextlib.suppress(OSError):
+                os.killpg(process.pid, signal.SIGTERM)
 
 
 @cache
@@ -89,12 +139,40 @@ class KernelCache:
     produce: Producer
     warn: Callable[[str], None] = logger.warning
     # The source as keyed and produced, from the source as given (memory is keyed by the
-    # latter): what a kernel's text needs in front of it on this machine.
-    prepare: Callable[[str], str] | None = None
+    # latter): what a kernel's text needs in front of it on this machine. Called with
+    # may_check=False, it returns None where that depends on a check not run yet.
+    prepare: Callable[[str, bool], str | None] | None = None
     compile_seconds: float = 0.0
     cache_hits: int = 0
     compiled: int = 0
     _memory: dict[str, Path] = field(default_factory=dict)
+    # The files this process produced (a file that does not load, yet was just compiled, is
+    # no stale entry to rebuild).
+    made_here: set[Path] = field(default_factory=set)
+    # Kernels are built on background threads too (background.py): the counters and the
+    # memory are updated under it.
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def find(self, source: str) -> Path | None:
+        """The kernel of `source` if memory or the disk has it, intact, and nothing must run
+        to know its key; never produces one (a damaged entry is left for `build`)."""
+        known = self._memory.get(source)
+        if known is not None:
+            return known
+        text = source if self.prepare is None else self.prepare(source, False)
+        if text is None:
+            return None
+        entry = self._entry(text)
+        try:
+            target = entry.find()
+        except DamagedEntry:
+            return None
+        if target is not None:
+            logger.debug("kernel cache hit %s", entry.key)
+            with self._lock:
+                self.cache_hits += 1
+                self._memory[source] = target
+        return target
 
     def build(self, source: str) -> Path:
         known = self._memory.get(source)
@@ -108,12 +186,14 @@ class KernelCache:
             target = self._replace(text, entry, damage)
         else:
             if target is not None:
-                self.cache_hits += 1
+                with self._lock:
+                    self.cache_hits += 1
                 logger.debug("kernel cache hit %s", entry.key)
             else:
                 logger.debug("kernel cache miss %s", entry.key)
                 target = self._produce(text, entry)
-        self._memory[source] = target
+        with self._lock:
+            self._memory[source] = target
         return target
 
     def rebuild(self, source: str, path: Path, reason: str) -> Path:
@@ -121,11 +201,14 @@ class KernelCache:
         a compiler that produced a broken file)."""
         text = self._prepared(source)
         target = self._replace(text, self._entry(text), DamagedEntry(path, reason, (path,)))
-        self._memory[source] = target
+        with self._lock:
+            self._memory[source] = target
         return target
 
     def _prepared(self, source: str) -> str:
-        return source if self.prepare is None else self.prepare(source)
+        text = source if self.prepare is None else self.prepare(source, True)
+        assert text is not None  # checks may run
+        return text
 
     def _entry(self, source: str) -> Entry:
         key, digests = cache_key({"source": source, **self.identity()})
@@ -161,8 +244,11 @@ class KernelCache:
             message = f"cannot write the kernel cache {self.cache_dir}: {error}"
             raise CompileError(message) from error
         finally:
-            self.compile_seconds += time.perf_counter() - start
-        self.compiled += 1
+            with self._lock:
+                self.compile_seconds += time.perf_counter() - start
+        with self._lock:
+            self.compiled += 1
+            self.made_here.add(target)
         return target
 
 
@@ -172,7 +258,7 @@ def compile_c(compiler: str, flags: Sequence[str], source: str, output: Path) ->
     c_file = output.with_suffix(".c")
     c_file.write_text(source)
     command = [compiler, *flags, "-o", str(output), str(c_file), *LIBRARIES]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    result = run_tool(command)
     if result.returncode != 0:
         raise CompileError(f"{' '.join(command)} failed ({result.returncode}):\n"
                            f"{result.stderr.strip()}")

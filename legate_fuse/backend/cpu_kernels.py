@@ -40,8 +40,9 @@ def KernelCompiler(cache_dir: Path, compiler: str = "cc",
         return {"compiler": compiler_identity(compiler), "flags": " ".join(FLAGS + LIBRARIES),
                 "machine": machine_identity(), "format": C_FORMAT}
 
-    def prepare(source: str) -> str:
-        return kernel_prelude(source, Path(cache_dir), compiler, warn) + source
+    def prepare(source: str, may_check: bool) -> str | None:
+        prelude = kernel_prelude(source, Path(cache_dir), compiler, warn, may_check)
+        return None if prelude is None else prelude + source
 
     return KernelCache(Path(cache_dir), ".so", identity, c_producer(compiler), warn,
                        prepare=prepare)

@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from legate_fuse import _core, _tasks, unfused
+from legate_fuse.backend import finish_kernels
+from legate_fuse.backend.background import Job, KernelJobs
 from legate_fuse.backend.compiler import CompileError, KernelCache
 from legate_fuse.backend.cpu_kernels import KernelCompiler
 from legate_fuse.backend.launch import build_fused_task
@@ -30,6 +32,7 @@ from legate_fuse.plan.kernel_spec import (
 )
 from legate_fuse.plan.launch_steps import Step
 from legate_fuse.plan.planner import PlannedWindow
+from legate_fuse.settings import Config
 from legate_fuse.stage_clock import StageClock
 from legate_fuse.task_timer import TaskTimer
 
@@ -44,7 +47,8 @@ class Fuser:
     def __init__(self, stats: Stats, cpu: KernelCache, gpu: KernelCache | None,
                  runtime: Callable[[], Any], warn: Callable[[str], None],
                  packed_futures: PackedFutures, log_kernels: bool = False,
-                 clock: StageClock | None = None, timer: TaskTimer | None = None) -> None:
+                 clock: StageClock | None = None, timer: TaskTimer | None = None,
+                 jobs: KernelJobs | None = None) -> None:
         self.stats = stats
         self.clock = clock or StageClock(stats.stage_seconds, enabled=False)
         self.cpu = cpu
@@ -54,6 +58,9 @@ class Fuser:
         self.log_kernels = log_kernels
         self.packed_futures = packed_futures
         self.timer = timer  # LEGATE_FUSE_TIME_TASKS=1 only
+        # Where kernels missing from the cache compile (LEGATE_FUSE_COMPILE=background); None:
+        # the launch waits for its kernel.
+        self.jobs = jobs
         # Registered with _tasks: id -> spec, in the order they were first built.
         self._kernels: dict[str, KernelSpec] = {}
 
@@ -74,11 +81,12 @@ class Fuser:
         stores = launch_stores(planned, self.stats)
         for step, bytes_not_allocated in zip(planned.steps, group_bytes, strict=True):
             if step.kind == "fused":
-                if self._launch(planned, stores, step, bytes_not_allocated):
+                not_fused = self._launch(planned, stores, step, bytes_not_allocated)
+                if not_fused is None:
                     for t in (*step.tasks, *step.dead_tasks):
                         done[t] = True
                     continue
-                why: Sequence[str] = (unfused.KERNEL_FAILED,) * len(step.tasks)
+                why: Sequence[str] = (not_fused,) * len(step.tasks)
             elif step.why_unfused == (unfused.WINDOW_ENDED,):
                 why = (unfused.window_ended(flush_reason),)
             else:
@@ -88,9 +96,9 @@ class Fuser:
         return first_error
 
     def _launch(self, planned: PlannedWindow, stores: Sequence[Any], step: Step,
-                bytes_not_allocated: int) -> bool:
+                bytes_not_allocated: int) -> str | None:
         """Builds and submits the step's fused task, with the window's `stores` by number;
-        False (nothing submitted) on failure."""
+        None once submitted, else why nothing was (its kernel is compiling, or failed)."""
         # One stage around it all: the clock's own time, charged at every change of stage, is
         # not spent twice per launch.
         with self.clock.stage("launch"):
@@ -100,7 +108,8 @@ class Fuser:
                     raise UnsupportedGroup(step.kernel_error or "the group has no kernel")
                 if kernel.kernel_id not in self._kernels:  # (a stage only when there is work)
                     with self.clock.stage("kernel"):
-                        self._register(kernel)
+                        if not self._register(kernel):
+                            return unfused.KERNEL_COMPILING
                 # Plain tuples in KernelArg's order: built for every argument of every launch.
                 args = [(stores[store], role, redop) for store, role, redop in step.args]
                 scalars = b"".join(runtime_scalar(planned.records[task], index)
@@ -117,44 +126,88 @@ class Fuser:
                 # Nothing of the group has run: its original tasks take over.
                 self.warn(f"could not fuse tasks {list(step.tasks)}, running them unfused: "
                           f"{_describe(error)}")
-                return False
+                return unfused.KERNEL_FAILED
             # After the try: the task exists now, and must never be run again as originals.
             self.packed_futures.note_results(store for store, role, _ in args
                                              if role != ROLE_INPUT)
             self._count(step, bytes_not_allocated)
-        return True
+        return None
 
-    def _register(self, kernel: FusedKernel) -> None:
-        """Builds (or finds in the cache) this process's kernels for the spec and registers
-        them under the spec's id, the one the FUSED task is launched with."""
+    def _register(self, kernel: FusedKernel) -> bool:
+        """Registers this process's kernels for the spec under the spec's id, the one the
+        FUSED task is launched with: found in the cache, or built now, or (in the background)
+        when a worker has built them; False while they compile."""
         spec, kernel_id = kernel.spec, kernel.kernel_id
-        source = spec.render_c()
-        # Every stage after the plan: the specification, its source, the compiled kernel.
-        self._log(f"legate-fuse kernel {kernel_id}:\n{spec.describe()}"
-                  f"-- C source:\n{source}")
         try:
-            path = self._register_cpu_kernel(kernel_id, source)
+            job = self.jobs.get(kernel_id) if self.jobs is not None else None
+            if job is None:
+                sources = self._sources(kernel)
+                files = self._find(sources) if self.jobs is not None else self._build(sources)
+                if files is None:
+                    assert self.jobs is not None
+                    self.jobs.submit(kernel_id, sources)
+                    return False
+            elif not job.finished.is_set():
+                return False
+            elif job.error is not None or job.files is None:
+                raise job.error or CompileError("the kernel was not built")
+            else:
+                sources, files = job.sources, job.files
+            path = self._register_cpu_kernel(kernel_id, sources["cpu"], files["cpu"])
             self._log(f"-- kernel {kernel_id} compiled: {path}")
-            if self.gpu is not None:
-                ptx = self.gpu.build(spec.render_cuda())
-                _tasks.register_ptx_kernel(kernel_id, str(ptx), _core.KERNEL_SYMBOL)
+            if "gpu" in files:
+                _tasks.register_ptx_kernel(kernel_id, str(files["gpu"]), _core.KERNEL_SYMBOL)
         finally:
             self._count_kernel_builds()
         self._kernels[kernel_id] = spec
+        return True
+
+    def _sources(self, kernel: FusedKernel) -> dict[str, str]:
+        """The kernel's sources by target, logged with its specification (every stage after
+        the plan: the specification, its source, the compiled kernel)."""
+        spec = kernel.spec
+        sources = {"cpu": spec.render_c()}
+        self._log(f"legate-fuse kernel {kernel.kernel_id}:\n{spec.describe()}"
+                  f"-- C source:\n{sources['cpu']}")
+        if self.gpu is not None:
+            sources["gpu"] = spec.render_cuda()
+        return sources
+
+    def _caches(self) -> dict[str, KernelCache]:
+        return {"cpu": self.cpu} if self.gpu is None else {"cpu": self.cpu, "gpu": self.gpu}
+
+    def _build(self, sources: dict[str, str]) -> dict[str, Path]:
+        """Every target's kernel, from the cache or compiled now."""
+        caches = self._caches()
+        return {target: caches[target].build(source) for target, source in sources.items()}
+
+    def _find(self, sources: dict[str, str]) -> dict[str, Path] | None:
+        """Every target's kernel if the cache holds them all, without compiling any."""
+        caches = self._caches()
+        files = {}
+        for target, source in sources.items():
+            found = caches[target].find(source)
+            if found is None:
+                return None
+            files[target] = found
+        return files
+
+    def build_job(self, job: Job) -> dict[str, Path]:
+        """A background job's kernels (on a worker thread)."""
+        return self._build(job.sources)
 
     def _log(self, text: str) -> None:
         if self.log_kernels:
             print(text, file=sys.stderr, flush=True)
 
-    def _register_cpu_kernel(self, kernel_id: str, source: str) -> Path:
-        """Loads the kernel's shared object. `build` checks a cached file against its record
-        before it gets here: dlopen must never see a file cut short (it dies of SIGBUS)."""
-        compiled_before = self.cpu.compiled
-        path = self.cpu.build(source)
+    def _register_cpu_kernel(self, kernel_id: str, source: str, path: Path) -> Path:
+        """Loads the kernel's shared object. `build` and `find` check a cached file against
+        its record before it gets here: dlopen must never see a file cut short (it dies of
+        SIGBUS)."""
         try:
             _tasks.register_cpu_kernel(kernel_id, str(path), _core.KERNEL_SYMBOL)
         except RuntimeError as error:
-            if self.cpu.compiled != compiled_before:
+            if path in self.cpu.made_here:
                 raise
             # Intact, as recorded, yet it does not load (an earlier compiler wrote a broken
             # file): rebuild it once.
@@ -203,15 +256,26 @@ def _describe(error: BaseException) -> str:
     return str(error) if isinstance(error, EXPECTED_ERRORS) else repr(error)
 
 
-def make_fuser(stats: Stats, cache_dir: str, compiler: str, runtime: Callable[[], Any],
+def make_fuser(stats: Stats, config: Config, runtime: Callable[[], Any],
                warn: Callable[[str], None], packed_futures: PackedFutures,
-               log_kernels: bool, clock: StageClock | None = None,
-               timer: TaskTimer | None = None) -> Fuser:
-    cpu = KernelCompiler(Path(cache_dir) / "kernels", compiler, warn)
-    gpu = None
+               clock: StageClock | None = None, timer: TaskTimer | None = None) -> Fuser:
+    kernels = Path(config.cache_dir) / "kernels"
+    cpu = KernelCompiler(kernels, config.c_compiler, warn)
+    gpu, gpu_arch = None, None
     if machine_has_gpus():
         from legate_fuse.backend.nvrtc import DEFAULT_ARCH, PtxCompiler
 
-        gpu = PtxCompiler(Path(cache_dir) / "kernels", _tasks.cuda_device_arch() or DEFAULT_ARCH,
-                          warn=warn)
-    return Fuser(stats, cpu, gpu, runtime, warn, packed_futures, log_kernels, clock, timer)
+        gpu_arch = _tasks.cuda_device_arch() or DEFAULT_ARCH
+        gpu = PtxCompiler(kernels, gpu_arch, warn=warn)
+    fuser = Fuser(stats, cpu, gpu, runtime, warn, packed_futures,
+                  "kernels" in config.log_topics, clock, timer)
+    if config.compile_mode == "background":
+        def hand_over(jobs: list[Job]) -> None:
+            stats.kernels_compiling = len(jobs)
+            finish_kernels.hand_over(jobs, kernels, config.c_compiler, gpu_arch)
+
+        def on_change(pending: int) -> None:
+            stats.kernels_compiling = pending
+
+        fuser.jobs = KernelJobs(fuser.build_job, config.compile_jobs, hand_over, on_change)
+    return fuser

@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import subprocess
+import threading
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -27,9 +28,11 @@ from legate_fuse.backend.compiler import (
     FLAGS,
     CompileError,
     KernelCache,
+    Stopped,
     compile_c,
     compiler_identity,
     machine_identity,
+    run_tool,
 )
 
 logger = logging.getLogger("legate_fuse")
@@ -84,20 +87,32 @@ def check_producer(compiler: str) -> Callable[[str, Path], None]:
     def produce(source: str, output: Path) -> None:
         program = output.with_suffix(".bin")
         compile_c(compiler, PROGRAM_FLAGS, source, program)
-        ran = subprocess.run([str(program)], capture_output=True, text=True, timeout=600)
+        ran = run_tool([str(program)])
         output.write_text(PASSED if ran.returncode == 0 else f"different:\n{ran.stdout}")
 
     return produce
 
 
-@cache
+# Verdicts known in this process, by (function, cache folder, compiler); kernels are built on
+# background threads too, and a check runs once: under the lock.
+_verdicts: dict[tuple[str, Path, str], bool] = {}
+_checking = threading.Lock()
+
+
 def vector_form_available(function: str, cache_dir: Path, compiler: str,
-                          warn: Callable[[str], None] = logger.warning) -> bool:
+                          warn: Callable[[str], None] = logger.warning,
+                          may_check: bool = True) -> bool | None:
     """The cached verdict of the check program of `function`'s vector form for this compiler
     (False if it cannot run, or the C library lacks the function's table); `warn` reports a
-    damaged verdict in the cache."""
+    damaged verdict in the cache. With `may_check` False: None where the check has not run
+    on this machine yet, rather than running it."""
+    key = (function, Path(cache_dir), compiler)
+    known = _verdicts.get(key)
+    if known is not None:
+        return known
     if function in libm_tables.FINDERS and table(function) is None:
         logger.debug("vector %s: no table found in the C library", function)
+        _verdicts[key] = False
         return False
 
     def identity() -> dict[str, str]:
@@ -108,12 +123,24 @@ def vector_form_available(function: str, cache_dir: Path, compiler: str,
     verdicts = KernelCache(Path(cache_dir), ".verdict", identity, check_producer(compiler), warn)
     source = preamble(function) + _core.vector_math_check_program(function)
     try:
-        verdict = verdicts.build(source).read_text()
+        if not may_check:
+            found = verdicts.find(source)
+            if found is None:
+                return None
+            verdict = found.read_text()
+        else:
+            with _checking:
+                verdict = verdicts.build(source).read_text()
+    except Stopped:
+        raise  # the process is exiting: nothing was learned
     except (CompileError, OSError, subprocess.SubprocessError) as error:
         logger.debug("vector %s check could not run: %s", function, error)
-        return False
+        if not may_check:
+            return None
+        verdict = f"could not run: {error}"
     if verdict != PASSED:
         logger.debug("vector %s differs from the C library's here: %s", function, verdict)
+    _verdicts[key] = verdict == PASSED
     return verdict == PASSED
 
 
@@ -124,14 +151,18 @@ def used_functions(source: str) -> tuple[str, ...]:
 
 
 def kernel_prelude(source: str, cache_dir: Path, compiler: str,
-                   warn: Callable[[str], None] = logger.warning) -> str:
+                   warn: Callable[[str], None] = logger.warning,
+                   may_check: bool = True) -> str | None:
     """What a CPU kernel's source is compiled with in front of it: for each function whose
     vector form it calls, whether the form may be used (its check's verdict, run now if no
     kernel needed it before) and, where it may, the C library's table it reads. A kernel that
-    calls none is compiled as it is: no check runs for it."""
+    calls none is compiled as it is: no check runs for it. With `may_check` False: None where
+    a check would have to run first."""
     prelude = []
     for function in used_functions(source):
-        available = vector_form_available(function, Path(cache_dir), compiler, warn)
+        available = vector_form_available(function, Path(cache_dir), compiler, warn, may_check)
+        if available is None:
+            return None
         prelude.append(f"#define LF_VECTOR_{function.upper()} {int(available)}\n")
         if available:
             prelude.append(preamble(function))

@@ -9,6 +9,8 @@ the same work between reads, and the seconds per task between reads, with fusion
 every task run as cuPyNumeric built it, decide which way it runs.
 
 - The first `warmup_reads` reads are not measured (plans are made and kernels compiled then).
+  Nothing is measured while kernels compile in the background (their groups run unfused):
+  a read then does not count towards the warm-up, and a measurement under way starts again.
 - Only a program whose main thread is busy (`min_busy` of the time or more, its CPU time over
   the wall time) can gain by running unfused: the plugin's work is on that thread, and a
   program waiting for Legate's workers most of the time gains from the work fusion saves them.
@@ -80,6 +82,9 @@ class PayoffTuner:
     def at_read(self, stats: Stats) -> bool:
         """A value is read back (after every held task ran): returns whether to fuse from now
         on; counts the rounds decided in `stats`, and logs each decision."""
+        if stats.kernels_compiling and self.step != SETTLED:
+            self._wait_for_kernels(stats.tasks_seen)
+            return self.fusing
         fusing = self._at_read(stats.tasks_seen)
         if self.rounds != stats.payoff_rounds:
             stats.payoff_rounds, stats.payoff_rounds_unfused = self.rounds, self.rounds_unfused
@@ -133,6 +138,15 @@ class PayoffTuner:
                 else:
                     self._begin(SETTLED, now, tasks_seen)
         return self.fusing
+
+    def _wait_for_kernels(self, tasks_seen: int) -> None:
+        """Kernels are compiling in the background: the fused groups that wait for them run
+        unfused, so the time per task is neither way's. The warm-up does not count this read;
+        a measurement or a probe starts again, measuring the way it measured."""
+        if self.step == PROBE:
+            self.fusing = not self.fusing
+        if self.step != WARMUP:
+            self._begin(MEASURE, self.clock(), tasks_seen)
 
     @property
     def settled(self) -> bool:

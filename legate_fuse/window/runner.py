@@ -92,11 +92,8 @@ class WindowRunner:
         if self._fuser is None:
             from legate_fuse.backend.fuser import make_fuser
 
-            config = self.config
-            self._fuser = make_fuser(self.stats, config.cache_dir, config.c_compiler,
-                                     self.runtime, self.warn_once, self.packed_futures,
-                                     "kernels" in config.log_topics, self.clock,
-                                     self.task_timer)
+            self._fuser = make_fuser(self.stats, self.config, self.runtime, self.warn_once,
+                                     self.packed_futures, self.clock, self.task_timer)
         return self._fuser
 
     def planner(self) -> Any:

@@ -3,6 +3,7 @@ the default settings: LEGATE_FUSE_PAYOFF=0 in the environment fuses every window
 
 from __future__ import annotations
 
+import os
 import sys
 from collections import Counter
 from typing import Any
@@ -10,7 +11,12 @@ from typing import Any
 import legate_fuse
 from legate_fuse import session as fusion_session
 
+# Kernels compile before their group's first launch (LEGATE_FUSE_COMPILE=wait): these tests
+# check fused results from a program's first window. test_background_compile.py runs the
+# default, a group unfused until its kernel is ready.
+os.environ["LEGATE_FUSE_COMPILE"] = "wait"
 legate_fuse.enable()
+del os.environ["LEGATE_FUSE_COMPILE"]
 
 import cupynumeric  # noqa: E402, F401  (must follow enable())
 

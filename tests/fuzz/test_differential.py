@@ -213,6 +213,8 @@ def test_fusion_on_equals_fusion_off_and_numpy(program: Program) -> None:
 def test_on_two_cpus() -> None:
     """The same test in a fresh Legate process with two CPUs, arrays split between them."""
     environ = {k: v for k, v in os.environ.items() if not k.startswith("LEGATE_FUSE")}
+    # Each kernel compiled before its group's first launch: fused from the first window.
+    environ["LEGATE_FUSE_COMPILE"] = "wait"
     environ.update(LEGATE_CONFIG=TWO_CPUS, LEGATE_FUSE_FUZZ_EXAMPLES=str(EXAMPLES_2CPU),
                    LEGATE_FUSE_FUZZ_SEED=SEED or "2", **{CHILD: "1"})
     if LAST:

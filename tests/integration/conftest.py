@@ -5,6 +5,7 @@ The tests that need every window fused ask for it (`always_fuse`)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -13,7 +14,12 @@ import legate_fuse
 from legate_fuse import session as fusion_session
 from legate_fuse.plan.planner import PlanSummary
 
+# Kernels compile before their group's first launch (LEGATE_FUSE_COMPILE=wait): these tests
+# check fused results from a program's first window. test_background_compile.py runs the
+# default, a group unfused until its kernel is ready.
+os.environ["LEGATE_FUSE_COMPILE"] = "wait"
 legate_fuse.enable()
+del os.environ["LEGATE_FUSE_COMPILE"]
 
 import cupynumeric  # noqa: E402, F401  (must follow enable())
 

@@ -19,6 +19,9 @@ HERE = Path(__file__).resolve().parent
 
 def run(args: list[str], timeout: float = 600, **env: str) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if not k.startswith("LEGATE_FUSE")}
+    # Each kernel compiled before its group's first launch: fused from the first window (unless
+    # the test sets LEGATE_FUSE_COMPILE; empty is the default).
+    environ["LEGATE_FUSE_COMPILE"] = "wait"
     environ.update(env)
     return subprocess.run(args, capture_output=True, text=True, env=environ, timeout=timeout)
 

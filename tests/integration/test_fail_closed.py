@@ -148,6 +148,8 @@ print("tasks fused", legate_fuse.stats()["tasks_fused"])
 
 def run_fused(prepare: str) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if not k.startswith("LEGATE_FUSE")}
+    # Each kernel compiled before its group's first launch: fused from the first window.
+    environ["LEGATE_FUSE_COMPILE"] = "wait"
     environ.update(LEGATE_FUSE="1", LEGATE_CONFIG="--cpus 1", LEGATE_AUTO_CONFIG="0")
     program = PROGRAM.format(prepare=textwrap.dedent(prepare))
     return subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,

@@ -58,6 +58,8 @@ def program(order: tuple[str, ...], enable: bool, in_function: bool) -> str:
 
 def run(source: str, fuse_from_environment: bool) -> subprocess.CompletedProcess[str]:
     environ = {k: v for k, v in os.environ.items() if not k.startswith("LEGATE_FUSE")}
+    # Each kernel compiled before its group's first launch: fused from the first window.
+    environ["LEGATE_FUSE_COMPILE"] = "wait"
     if fuse_from_environment:
         environ["LEGATE_FUSE"] = "1"
     return subprocess.run([sys.executable, "-c", source], capture_output=True, text=True,

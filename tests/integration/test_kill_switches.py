@@ -47,6 +47,8 @@ print(json.dumps({{
 
 def run(prepare: str = "", late: str = "") -> tuple[dict[str, object], list[str]]:
     environ = {k: v for k, v in os.environ.items() if not k.startswith("LEGATE_FUSE")}
+    # Each kernel compiled before its group's first launch: fused from the first window.
+    environ["LEGATE_FUSE_COMPILE"] = "wait"
     environ["LEGATE_FUSE"] = "1"
     result = subprocess.run(
         [sys.executable, "-c", PROGRAM.format(prepare=prepare, late=late)],
@@ -131,6 +133,8 @@ print(len(calls), sorted(set(calls))[:10])
 
 def test_fusion_off_runs_no_code_of_the_plugin_per_task() -> None:
     environ = {k: v for k, v in os.environ.items() if not k.startswith("LEGATE_FUSE")}
+    # Each kernel compiled before its group's first launch: fused from the first window.
+    environ["LEGATE_FUSE_COMPILE"] = "wait"
     kill = ("from legate_fuse.capture import compat\n"
             "compat.OTHER_NAMES += (('legate.core', None, '__gone__'),)\n")
     for label, prepare, extra in (("unset", "", {}), ("zero", "", {"LEGATE_FUSE": "0"}),

@@ -16,6 +16,8 @@ APPS = Path(__file__).resolve().parents[2] / "bench" / "apps"
 
 def run(app: str, *args: str, fusion: str = "0") -> str:
     environ = {k: v for k, v in os.environ.items() if not k.startswith("LEGATE_FUSE")}
+    # Each kernel compiled before its group's first launch: fused from the first window.
+    environ["LEGATE_FUSE_COMPILE"] = "wait"
     result = subprocess.run([sys.executable, str(APPS / app), *args], capture_output=True,
                             text=True, env={**environ, "LEGATE_FUSE": fusion}, timeout=600)
     assert result.returncode == 0, result.stderr[-4000:]

@@ -50,7 +50,8 @@ print("LAUNCHES " + json.dumps(launches))
 
 
 def launches_of(cache: Path, cpu: str) -> list[dict[str, Any]]:
-    environ = dict(os.environ, LEGATE_FUSE="1", LEGATE_FUSE_CACHE_DIR=str(cache),
+    environ = dict(os.environ, LEGATE_FUSE="1", LEGATE_FUSE_COMPILE="wait",
+                   LEGATE_FUSE_CACHE_DIR=str(cache),
                    SIMULATED_CPU=cpu)
     result = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True,
                             env=environ, timeout=600)

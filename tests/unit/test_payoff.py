@@ -94,3 +94,29 @@ def test_reads_without_tasks_between_them_decide_nothing() -> None:
     tuner = PayoffTuner(SETTINGS, clock=lambda: 0.0, cpu_clock=lambda: 0.0)
     assert all(tuner.at_read(Stats()) for _ in range(100))
     assert tuner.rounds == 0
+
+
+def test_nothing_is_measured_while_kernels_compile_in_the_background() -> None:
+    """While kernels compile, fused groups run unfused: a read then does not count towards the
+    warm-up, and the measurement starts only once none compiles. Fused, with its kernels
+    compiling, the program is as slow as unfused (10); measured then, fusion would have been
+    judged not to pay."""
+    program = Program(fused=10.0, unfused=9.0)
+    program.stats.kernels_compiling = 3
+    ways = program.run(30)
+    assert all(ways) and program.tuner.step == "warmup" and program.tuner.rounds == 0
+    program.stats.kernels_compiling = 0
+    program.fused = 1.0  # the kernels are ready
+    ways = program.run(60)
+    assert program.tuner.rounds >= 1 and program.tuner.rounds_unfused == 0
+    assert ways[-20:] == [True] * 20
+
+
+def test_a_probe_under_way_when_kernels_start_compiling_starts_again() -> None:
+    program = Program(fused=1.0, unfused=2.0)
+    program.run(SETTINGS.warmup_reads + SETTINGS.phase_reads)  # warm-up, then measured fused
+    assert program.tuner.step == "probe" and not program.tuner.fusing
+    program.stats.kernels_compiling = 1
+    program.run(1)
+    assert program.tuner.step == "measure" and program.tuner.fusing
+    assert program.tuner.rounds == 0

@@ -1,4 +1,5 @@
 import dataclasses
+import os
 import re
 import subprocess
 import sys
@@ -51,10 +52,15 @@ def other_value(setting: settings.Setting[Any]) -> str:
     default = setting.default
     if isinstance(default, bool):
         return "0" if default else "1"
+    special = {"LEGATE_FUSE_LOG_LEVEL": "debug", "LEGATE_FUSE_LOG": "plan",
+               "LEGATE_FUSE_STATS": "1", "LEGATE_FUSE_COMPILE": "wait",
+               # Its default is found at run time (1 to 8): never 9.
+               "LEGATE_FUSE_COMPILE_JOBS": "9"}
+    if setting.name in special:
+        return special[setting.name]
     if isinstance(default, int):
         return str(default + 1)
-    return {"LEGATE_FUSE_LOG_LEVEL": "debug", "LEGATE_FUSE_LOG": "plan",
-            "LEGATE_FUSE_STATS": "1"}.get(setting.name, "x")
+    return "x"
 
 
 def test_load_reads_every_setting_into_its_field() -> None:
@@ -145,3 +151,21 @@ def test_statistics_at_exit_off_readable_or_json(raw: str, expected: str) -> Non
 def test_unknown_statistics_value_names_accepted_values() -> None:
     with pytest.raises(SettingError, match="json"):
         settings.load({"LEGATE_FUSE_STATS": "yaml"})
+
+
+def test_kernels_compile_in_the_background_by_default_on_half_the_cores() -> None:
+    config = settings.load({})
+    assert config.compile_mode == "background"
+    assert 1 <= config.compile_jobs <= 8
+    cores = len(os.sched_getaffinity(0))
+    assert config.compile_jobs == max(1, min(8, cores // 2))
+    assert settings.load({"LEGATE_FUSE_COMPILE": "WAIT"}).compile_mode == "wait"
+    assert settings.load({"LEGATE_FUSE_COMPILE_JOBS": "3"}).compile_jobs == 3
+
+
+@pytest.mark.parametrize(("name", "raw"), [("LEGATE_FUSE_COMPILE", "later"),
+                                           ("LEGATE_FUSE_COMPILE_JOBS", "0"),
+                                           ("LEGATE_FUSE_COMPILE_JOBS", "all")])
+def test_a_compile_setting_it_does_not_accept_is_an_error(name: str, raw: str) -> None:
+    with pytest.raises(settings.SettingError, match=name):
+        settings.load({name: raw})

@@ -49,14 +49,14 @@ def test_the_check_finds_a_vector_form_that_rounds_differently(tmp_path: Path) -
 
 
 def test_a_check_that_cannot_be_compiled_means_no_vector_form(tmp_path: Path) -> None:
-    vector_math.vector_form_available.cache_clear()
+    vector_math._verdicts.clear()
     try:
         assert not vector_math.vector_form_available("exp", tmp_path, "false")
         source = STAGED.render_c()
         assert vector_math.kernel_prelude(source, tmp_path, "false") == (
             "#define LF_VECTOR_EXP 0\n#define LF_VECTOR_LOG 0\n")
     finally:
-        vector_math.vector_form_available.cache_clear()
+        vector_math._verdicts.clear()
 
 
 def test_a_kernel_without_vector_calls_runs_no_check(tmp_path: Path,
@@ -92,11 +92,11 @@ def test_the_vector_forms_round_as_this_machines_c_library(tmp_path: Path, funct
     stopped agreeing with the library (a changed operation, bound or table entry) fails it."""
     if not glibc_with_fma():
         pytest.skip("not glibc's libm on a CPU with FMA")
-    vector_math.vector_form_available.cache_clear()
+    vector_math._verdicts.clear()
     try:
         assert vector_math.vector_form_available(function, tmp_path, "cc")
     finally:
-        vector_math.vector_form_available.cache_clear()
+        vector_math._verdicts.clear()
 
 
 def test_the_log_table_is_found_in_a_library_and_nowhere_else() -> None:

@@ -1,0 +1,206 @@
+"""LEGATE_FUSE_COMPILE=background, the default: a fused group whose kernel is not in the cache
+runs its original tasks while the kernel compiles, and the fused task takes over once it is
+ready; the results are the same either way. At exit, the kernels left compiling are built by a
+process of their own, and the program does not wait for them."""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import cupynumeric as cn
+import numpy
+import pytest
+
+from legate_fuse import session as fusion_session
+from legate_fuse import unfused
+from legate_fuse.backend.background import Job, KernelJobs
+from legate_fuse.backend.compiler import CompileError
+from legate_fuse.backend.cpu_kernels import KernelCompiler
+from legate_fuse.backend.finish_kernels import PREFIX
+
+from .test_activation import run
+
+
+def expression(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
+    """A chain no other test fuses, so that its kernel is new to the process."""
+    return ((a * 5.25 - b) * (a + 9.5) - b / 3.75) * 0.125
+
+
+def other_expression(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
+    """Another: each test needs a kernel that no test before it built."""
+    return (b - a / 6.5) * (b * 1.5 + a) / (a * a + 2.0)
+
+
+class Gate:
+    """Background jobs whose kernels are built only once the test opens the gate."""
+
+    def __init__(self, fuser: object, fail: bool = False) -> None:
+        self.open = threading.Event()
+        self.fuser = fuser
+        self.fail = fail
+
+    def build(self, job: Job) -> dict[str, Path]:
+        self.open.wait(120)
+        if self.fail:
+            raise CompileError("the compiler failed on purpose")
+        return self.fuser.build_job(job)  # type: ignore[attr-defined, no-any-return]
+
+
+@pytest.fixture
+def gated(session: fusion_session.Session, tmp_path: Path) -> Iterator[Gate]:
+    """The session's fuser compiling in the background behind a gate, into an empty cache. The
+    counts of what ran unfused are restored after: the kernel failures this file causes on
+    purpose are no other test's."""
+    fuser = session.runner.fuser()
+    saved = fuser.jobs, fuser.cpu
+    unfused_before = session.stats.unfused.copy()
+    gate = Gate(fuser)
+    stats = session.stats
+    fuser.cpu = KernelCompiler(tmp_path / "kernels")
+    fuser.jobs = KernelJobs(gate.build, 1, hand_over=lambda jobs: None,
+                            on_change=lambda pending: setattr(stats, "kernels_compiling",
+                                                              pending))
+    try:
+        yield gate
+    finally:
+        gate.open.set()
+        fuser.jobs.wait(120)
+        fuser.jobs, fuser.cpu = saved
+        stats.kernels_compiling = 0
+        stats.unfused = unfused_before
+
+
+def compiling_count(session: fusion_session.Session) -> int:
+    return sum(count for (_, _, reason), count in session.stats.unfused.items()
+               if reason == unfused.KERNEL_COMPILING)
+
+
+def test_a_group_runs_unfused_until_its_kernel_is_ready_then_fused(
+        session: fusion_session.Session, gated: Gate) -> None:
+    rng = numpy.random.default_rng(7)
+    a_host, b_host = rng.standard_normal(10_000), rng.standard_normal(10_000)
+    a, b = cn.array(a_host), cn.array(b_host)
+    want = expression(a_host, b_host)
+    stats = session.stats
+
+    launches, waited = stats.fused_launches, compiling_count(session)
+    first = numpy.asarray(expression(a, b))
+    assert stats.fused_launches == launches, "fused before its kernel was built"
+    assert compiling_count(session) > waited
+    assert stats.kernels_compiling == 1
+    numpy.testing.assert_array_equal(first, want)
+
+    gated.open.set()
+    assert session.runner.fuser().jobs.wait(120)
+    assert stats.kernels_compiling == 0
+    second = numpy.asarray(expression(a, b))
+    assert stats.fused_launches > launches, "the kernel was ready and not used"
+    # Bit for bit: the same values unfused (first) and fused (second).
+    assert first.tobytes() == second.tobytes()
+
+
+def test_a_kernel_that_fails_to_compile_in_the_background_leaves_its_group_unfused(
+        session: fusion_session.Session, gated: Gate, caplog: pytest.LogCaptureFixture
+) -> None:
+    gated.fail = True
+    gated.open.set()
+    a_host = numpy.linspace(-2.0, 3.0, 5000)
+    b_host = numpy.linspace(1.0, 4.0, 5000)
+    a, b = cn.array(a_host), cn.array(b_host)
+    launches = session.stats.fused_launches
+    for _ in range(3):
+        got = numpy.asarray(other_expression(a, b))
+        numpy.testing.assert_array_equal(got, other_expression(a_host, b_host))
+        assert session.runner.fuser().jobs.wait(120)
+    assert session.stats.fused_launches == launches
+    warned = [r for r in caplog.records if "the compiler failed on purpose" in r.getMessage()]
+    assert len(warned) == 1, "one warning, however many times the group runs"
+
+
+PROGRAM = """
+import json, time, numpy, cupynumeric as np, legate_fuse
+a_host = numpy.linspace(0.0, 1.0, 20000)
+a = np.array(a_host)
+checked = 0
+for step in range({steps}):
+    got = numpy.asarray((a * 2.5 + 1.0) * a - a / 3.0)
+    assert got.tobytes() == ((a_host * 2.5 + 1.0) * a_host - a_host / 3.0).tobytes()
+    checked += 1
+    if {until_fused} and legate_fuse.stats()["fused_launches"] > 0:
+        break
+    time.sleep({pause})
+print("RESULT " + json.dumps({{"checked": checked, "stats": legate_fuse.stats()}}))
+"""
+
+
+def run_program(cache: Path, steps: int, until_fused: bool = False, pause: float = 0.05,
+                **env: str) -> tuple[dict[str, object], float]:
+    program = PROGRAM.format(steps=steps, until_fused=until_fused, pause=pause)
+    start = time.perf_counter()
+    # LEGATE_FUSE_COMPILE empty: the default, unless the test sets it.
+    settings = {"LEGATE_FUSE": "1", "LEGATE_FUSE_CACHE_DIR": str(cache),
+                "LEGATE_FUSE_STATS": "json", "LEGATE_FUSE_COMPILE": "", **env}
+    result = run([sys.executable, "-c", program], **settings)
+    seconds = time.perf_counter() - start
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "WARNING" not in result.stderr, result.stderr[-3000:]
+    line = next(ln for ln in result.stdout.splitlines() if ln.startswith("RESULT "))
+    report: dict[str, object] = json.loads(line[len("RESULT "):])
+    return report, seconds
+
+
+def wait_for_hand_over(kernels: Path, timeout: float = 180) -> None:
+    deadline = time.monotonic() + timeout
+    while any(kernels.glob(f"{PREFIX}*")):
+        assert time.monotonic() < deadline, "the kernels handed over at exit were not built"
+        time.sleep(0.2)
+
+
+def test_at_the_default_a_program_fuses_once_its_kernel_is_ready(tmp_path: Path) -> None:
+    """A new process with an empty cache, at the default settings: its first steps run
+    unfused, a later one fused, every one with the same result."""
+    report, _ = run_program(tmp_path, steps=400, until_fused=True)
+    stats = report["stats"]
+    assert isinstance(stats, dict)
+    assert stats["fused_launches"] > 0 and report["checked"] > 1
+    reasons = [why for kind in stats["unfused"].values() for why in kind["why"]]
+    assert unfused.KERNEL_COMPILING in reasons
+
+
+def test_the_program_does_not_wait_for_compilers_at_exit(tmp_path: Path) -> None:
+    """With a compiler that takes 30 s, the program exits at once: the compilers are stopped,
+    the kernels handed to a process that builds them, and the next run finds them all."""
+    slow = tmp_path / "slow-cc"
+    slow_while = tmp_path / "slow"
+    slow.write_text('#!/bin/sh\ncase "$1" in --version) exec cc --version;; esac\n'
+                    f'if [ -e {slow_while} ]; then sleep 30; fi; exec cc "$@"\n')
+    slow.chmod(0o755)
+    slow_while.touch()
+    cache = tmp_path / "cache"
+    report, seconds = run_program(cache, steps=2, CC=str(slow))
+    stats = report["stats"]
+    assert isinstance(stats, dict) and stats["fused_launches"] == 0
+    assert seconds < 25, f"the program waited {seconds:.1f} s for its compilers"
+    kernels = cache / "kernels"
+    assert any(kernels.glob(f"{PREFIX}*.json")), "nothing was handed over"
+    # The builder compiles them (with the same compiler, at full speed now).
+    slow_while.unlink()
+    wait_for_hand_over(kernels)
+    assert not any(kernels.glob(".build-*")), "a stopped compiler left its folder behind"
+    again, _ = run_program(cache, steps=2, CC=str(slow))
+    stats = again["stats"]
+    assert isinstance(stats, dict)
+    assert stats["fused_launches"] > 0 and stats["kernels_compiling"] == 0
+    assert stats["kernel_cache_hits"] > 0 and stats["compile_seconds"] == 0
+
+
+def test_wait_mode_fuses_from_the_first_window(tmp_path: Path) -> None:
+    report, _ = run_program(tmp_path, steps=1, LEGATE_FUSE_COMPILE="wait")
+    stats = report["stats"]
+    assert isinstance(stats, dict) and stats["fused_launches"] > 0
+    assert stats["kernels_compiling"] == 0

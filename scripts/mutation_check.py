@@ -100,6 +100,7 @@ SWITCHING = "tests/integration/test_payoff_switching.py"
 REPLAY = "tests/integration/test_replay.py"
 BACKGROUND = "tests/integration/test_background_compile.py"
 BACKGROUND_JOBS = "tests/unit/test_background_jobs.py"
+CUDA_ON_HOST = "tests/unit/test_cuda_on_host.py"
 TASK_TIMES = "tests/integration/test_task_times.py"
 COMPLEX_ARITHMETIC = "tests/integration/test_complex_arithmetic.py"
 AXIS_REDUCTIONS = "tests/integration/test_axis_reductions.py"
@@ -752,6 +753,25 @@ MUTATIONS: tuple[Mutation, ...] = (
         "        pass\n",
         (f"{BACKGROUND_JOBS}::test_the_workers_and_their_compilers_run_in_the_idle_class",),
         "background compilers run only on a core no thread of the program wants"),
+    Mutation(
+        "cuda-grid-stride", "src/cpp/codegen/cuda_renderer.cc",
+        '         "       idx += (int64_t)blockDim.x * gridDim.x) {\\n"\n',
+        '         "       idx += (int64_t)blockDim.x) {\\n"\n',
+        (f"{CUDA_ON_HOST}::test_every_reduction_to_a_value_folds_as_the_c_kernel[float64]",),
+        "a CUDA kernel's threads stride over the whole grid: each element is visited once"),
+    Mutation(
+        "cuda-strides-per-dimension", "src/cpp/codegen/cuda_renderer.cc",
+        '    out << "      o" << a << " += i * p.arrays[" << a << "].strides[d];\\n";\n',
+        '    out << "      o" << a << " += i * p.arrays[" << a << "].strides[0];\\n";\n',
+        (f"{CUDA_ON_HOST}::test_strided_and_broadcast_operands",),
+        "a CUDA kernel steps through each dimension of an array by that dimension's stride"),
+    Mutation(
+        "cuda-launch-parameter-layout", "src/cpp/runtime/launch_parameter.cc",
+        "    std::memcpy(parameter.data() + sizeof(header) + arrays_size, scalars.data(), "
+        "scalars.size());\n",
+        "    std::memcpy(parameter.data() + sizeof(header), scalars.data(), scalars.size());\n",
+        (f"{CUDA_ON_HOST}::test_every_operation_computes_what_the_c_kernel_computes[float32]",),
+        "the CUDA kernel's parameter has the run-time scalars after the arrays"),
     Mutation(
         "log-table-marker", "legate_fuse/backend/libm_tables.py",
         "        if values[POLY1_FIRST_INDEX] == -0.5 and all(v > 0 for v in values[18::2]):\n",

@@ -3,7 +3,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstring>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "analysis/analyzer.h"
 #include "analysis/cut.h"
@@ -17,6 +20,7 @@
 #include "ir/view_box.h"
 #include "ir/window.h"
 #include "runtime/kernel_abi.h"
+#include "runtime/launch_parameter.h"
 #include "runtime/nvrtc_compiler.h"
 
 namespace py = pybind11;
@@ -330,6 +334,29 @@ void bind_codegen(py::module_& m)
         py::arg("name"), py::arg("options"),
         "Compile CUDA C++ to PTX with the NVRTC library at `library`");
   m.def("nvrtc_version", &legate_fuse::nvrtc_version, py::arg("library"));
+  m.def(
+      "cuda_launch_parameter",
+      [](std::int64_t volume, std::int32_t ndim, const std::vector<std::int64_t>& extents,
+         const py::bytes& arrays, const py::bytes& scalars) {
+        std::vector<std::int64_t> padded(extents);
+        padded.resize(LEGATE_FUSE_MAX_DIM, 1);
+        const std::string array_bytes = arrays;
+        if (array_bytes.size() % sizeof(legate_fuse_array) != 0) {
+          throw std::invalid_argument("arrays: not a whole number of legate_fuse_array");
+        }
+        std::vector<legate_fuse_array> described(array_bytes.size() / sizeof(legate_fuse_array));
+        std::memcpy(described.data(), array_bytes.data(), array_bytes.size());
+        const std::string scalar_text = scalars;
+        const auto parameter          = legate_fuse::cuda_launch_parameter(
+            volume, ndim, padded.data(), described,
+            std::vector<char>(scalar_text.begin(), scalar_text.end()));
+        return py::bytes(parameter.data(), parameter.size());
+      },
+      py::arg("volume"), py::arg("ndim"), py::arg("extents"), py::arg("arrays"), py::arg("scalars"),
+      "The CUDA kernel's parameter the FUSED task's GPU variant packs: the launch header, the "
+      "arrays (legate_fuse_array structs), the kernel's scalars bytes");
+  m.def("cuda_blocks", &legate_fuse::cuda_blocks, py::arg("volume"),
+        "The number of blocks the FUSED task's GPU variant launches over `volume` elements");
   m.def(
       "c_supports",
       [](const std::string& op, const std::string& out, std::vector<std::string> ins) {

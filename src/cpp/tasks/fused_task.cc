@@ -10,6 +10,7 @@
 #include "runtime/cuda_driver.h"
 #include "runtime/kernel_abi.h"
 #include "runtime/kernel_registry.h"
+#include "runtime/launch_parameter.h"
 
 static_assert(LEGATE_MAX_DIM <= LEGATE_FUSE_MAX_DIM, "kernel ABI supports fewer dimensions");
 
@@ -185,22 +186,11 @@ void FusedTaskWithGpu::gpu_variant(legate::TaskContext context)
   if (block.volume == 0) {
     return;
   }
-  legate_fuse_launch_header header{};
-  header.volume = block.volume;
-  header.ndim   = block.ndim;
-  std::copy(block.extents.begin(), block.extents.end(), header.extents);
-  // The kernel's one parameter: the header, the arrays, the run-time scalars' slots and the
-  // block's lower corner.
-  const std::size_t arrays_size   = block.arrays.size() * sizeof(legate_fuse_array);
-  const std::vector<char> scalars = kernel_scalars(context, block);
-  std::vector<char> params(sizeof(header) + arrays_size + scalars.size());
-  std::memcpy(params.data(), &header, sizeof(header));
-  std::memcpy(params.data() + sizeof(header), block.arrays.data(), arrays_size);
-  std::memcpy(params.data() + sizeof(header) + arrays_size, scalars.data(), scalars.size());
+  std::vector<char> params  = cuda_launch_parameter(block.volume, block.ndim, block.extents.data(),
+                                                    block.arrays, kernel_scalars(context, block));
   auto& driver              = CudaDriver::instance();
   const auto function       = driver.function(ptx_path, symbol);
-  const std::int64_t blocks = std::min<std::int64_t>(
-      (block.volume + LEGATE_FUSE_CUDA_BLOCK_SIZE - 1) / LEGATE_FUSE_CUDA_BLOCK_SIZE, 1 << 20);
+  const std::int64_t blocks = cuda_blocks(block.volume);
   driver.launch(function, blocks, LEGATE_FUSE_CUDA_BLOCK_SIZE,
                 reinterpret_cast<CudaDriver::CUstream>(context.get_task_stream()), params.data(),
                 params.size());

@@ -24,7 +24,10 @@ T = TypeVar("T")
 
 LOG_LEVELS = ("error", "warning", "info", "debug")
 LOG_TOPICS = ("plan", "kernels")
-COMPILE_MODES = ("background", "wait")
+COMPILE_MODES = {"background": "a group runs unfused until its kernel is ready",
+                 "wait": "it waits"}
+MATH_MODES = {"exact": "results bit for bit as without fusion",
+              "fast": "the C library's vector math"}
 # Where each setting is explained at length; the README's table links to its sections.
 SETTINGS_DOC = "docs/SETTINGS.md"
 # The key of a Config field's metadata that holds its Setting.
@@ -122,12 +125,17 @@ def parse_log_topics(name: str, raw: str) -> frozenset[str]:
     return topics
 
 
-def parse_compile_mode(name: str, raw: str) -> str:
-    mode = raw.lower()
-    if mode not in COMPILE_MODES:
-        raise SettingError(f"{name}={raw!r} is not understood; accepted values: background (a "
-                           "group runs unfused until its kernel is ready), wait (it waits)")
-    return mode
+def one_of(values: Mapping[str, str]) -> Callable[[str, str], str]:
+    """A parser of one of `values` (any case), each explained in the error for another."""
+
+    def parse(name: str, raw: str) -> str:
+        value = raw.lower()
+        if value not in values:
+            accepted = ", ".join(f"{v} ({why})" for v, why in values.items())
+            raise SettingError(f"{name}={raw!r} is not understood; accepted values: {accepted}")
+        return value
+
+    return parse
 
 
 def default_compile_jobs(environ: Mapping[str, str]) -> int:
@@ -232,7 +240,7 @@ class Config:
         fallback=default_cache_dir,
     )
     compile_mode: str = setting(
-        "LEGATE_FUSE_COMPILE", "background", parse_compile_mode,
+        "LEGATE_FUSE_COMPILE", "background", one_of(COMPILE_MODES),
         "background: a fused group whose kernel is not in the cache runs unfused while the "
         "kernel compiles at low priority, and fused once it is ready; wait: the group waits "
         "for its kernel.",
@@ -241,6 +249,12 @@ class Config:
         "LEGATE_FUSE_COMPILE_JOBS", 0, integer_at_least(1, "not a number of compilers"),
         "Most kernels compiled at once in the background (an integer >= 1).",
         shown_default="half the CPU cores, 1 to 8", fallback=default_compile_jobs,
+    )
+    math: str = setting(
+        "LEGATE_FUSE_MATH", "exact", one_of(MATH_MODES),
+        "exact: fused results are bit for bit those of fusion off; fast: exp, log, sin, pow "
+        "and the other math functions use the C library's vector math (glibc's libmvec, within "
+        "4 ulp), faster, not bit for bit.",
     )
     c_compiler: str = setting(
         "CC", "cc", parse_text,

@@ -773,6 +773,19 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{CUDA_ON_HOST}::test_every_operation_computes_what_the_c_kernel_computes[float32]",),
         "the CUDA kernel's parameter has the run-time scalars after the arrays"),
     Mutation(
+        "fast-math-declared-vector", "legate_fuse/backend/fast_math.py",
+        '        lines.append("#pragma omp declare simd notinbranch")\n',
+        "        pass\n",
+        ("tests/unit/test_fast_math.py::"
+         "test_every_function_is_vectorised_and_within_the_stated_ulps",),
+        "in fast mode the kernels' math functions are the vector math library's"),
+    Mutation(
+        "math-exact-by-default", "legate_fuse/settings.py",
+        '        "LEGATE_FUSE_MATH", "exact", one_of(MATH_MODES),\n',
+        '        "LEGATE_FUSE_MATH", "fast", one_of(MATH_MODES),\n',
+        ("tests/integration/test_math_modes.py",),
+        "fused results are bit for bit those of fusion off unless fast math is asked for"),
+    Mutation(
         "log-table-marker", "legate_fuse/backend/libm_tables.py",
         "        if values[POLY1_FIRST_INDEX] == -0.5 and all(v > 0 for v in values[18::2]):\n",
         "        if all(v > 0 for v in values[18::2]):\n",

@@ -252,12 +252,13 @@ class KernelCache:
         return target
 
 
-def compile_c(compiler: str, flags: Sequence[str], source: str, output: Path) -> None:
+def compile_c(compiler: str, flags: Sequence[str], source: str, output: Path,
+              libraries: Sequence[str] = LIBRARIES) -> None:
     """Compiles `source` (written beside `output`) into `output`, or raises CompileError
     with the compiler's log."""
     c_file = output.with_suffix(".c")
     c_file.write_text(source)
-    command = [compiler, *flags, "-o", str(output), str(c_file), *LIBRARIES]
+    command = [compiler, *flags, "-o", str(output), str(c_file), *libraries]
     result = run_tool(command)
     if result.returncode != 0:
         raise CompileError(f"{' '.join(command)} failed ({result.returncode}):\n"

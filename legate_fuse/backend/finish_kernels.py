@@ -23,10 +23,11 @@ from legate_fuse.backend.background import Job
 PREFIX = ".unbuilt-"
 
 
-def hand_over(jobs: Sequence[Job], cache_dir: Path, compiler: str, gpu_arch: int | None) -> None:
+def hand_over(jobs: Sequence[Job], cache_dir: Path, compiler: str, math: str,
+              gpu_arch: int | None) -> None:
     """Starts a detached process that builds `jobs` into the kernel cache in `cache_dir`."""
     cache_dir.mkdir(parents=True, exist_ok=True)
-    work = {"cache_dir": str(cache_dir), "compiler": compiler, "gpu_arch": gpu_arch,
+    work = {"cache_dir": str(cache_dir), "compiler": compiler, "math": math, "gpu_arch": gpu_arch,
             "kernels": [job.sources for job in jobs]}
     descriptor, name = tempfile.mkstemp(prefix=PREFIX, suffix=".json", dir=cache_dir)
     with os.fdopen(descriptor, "w") as file:
@@ -49,7 +50,7 @@ def build_all(work_file: Path) -> int:
     try:
         work = json.loads(work_file.read_text())
         cache_dir = Path(work["cache_dir"])
-        cpu = KernelCompiler(cache_dir, work["compiler"], warn=lambda message: None)
+        cpu = KernelCompiler(cache_dir, work["compiler"], lambda message: None, work["math"])
         gpu = None
         if work["gpu_arch"] is not None:
             from legate_fuse.backend.nvrtc import PtxCompiler

@@ -260,7 +260,7 @@ def make_fuser(stats: Stats, config: Config, runtime: Callable[[], Any],
                warn: Callable[[str], None], packed_futures: PackedFutures,
                clock: StageClock | None = None, timer: TaskTimer | None = None) -> Fuser:
     kernels = Path(config.cache_dir) / "kernels"
-    cpu = KernelCompiler(kernels, config.c_compiler, warn)
+    cpu = KernelCompiler(kernels, config.c_compiler, warn, config.math)
     gpu, gpu_arch = None, None
     if machine_has_gpus():
         from legate_fuse.backend.nvrtc import DEFAULT_ARCH, PtxCompiler
@@ -272,7 +272,7 @@ def make_fuser(stats: Stats, config: Config, runtime: Callable[[], Any],
     if config.compile_mode == "background":
         def hand_over(jobs: list[Job]) -> None:
             stats.kernels_compiling = len(jobs)
-            finish_kernels.hand_over(jobs, kernels, config.c_compiler, gpu_arch)
+            finish_kernels.hand_over(jobs, kernels, config.c_compiler, config.math, gpu_arch)
 
         def on_change(pending: int) -> None:
             stats.kernels_compiling = pending

@@ -53,7 +53,7 @@ def other_value(setting: settings.Setting[Any]) -> str:
     if isinstance(default, bool):
         return "0" if default else "1"
     special = {"LEGATE_FUSE_LOG_LEVEL": "debug", "LEGATE_FUSE_LOG": "plan",
-               "LEGATE_FUSE_STATS": "1", "LEGATE_FUSE_COMPILE": "wait",
+               "LEGATE_FUSE_STATS": "1", "LEGATE_FUSE_COMPILE": "wait", "LEGATE_FUSE_MATH": "fast",
                # Its default is found at run time (1 to 8): never 9.
                "LEGATE_FUSE_COMPILE_JOBS": "9"}
     if setting.name in special:
@@ -169,3 +169,10 @@ def test_kernels_compile_in_the_background_by_default_on_half_the_cores() -> Non
 def test_a_compile_setting_it_does_not_accept_is_an_error(name: str, raw: str) -> None:
     with pytest.raises(settings.SettingError, match=name):
         settings.load({name: raw})
+
+
+def test_math_is_exact_by_default_and_fast_on_request() -> None:
+    assert settings.load({}).math == "exact"
+    assert settings.load({"LEGATE_FUSE_MATH": "fast"}).math == "fast"
+    with pytest.raises(settings.SettingError, match="LEGATE_FUSE_MATH"):
+        settings.load({"LEGATE_FUSE_MATH": "quick"})

@@ -725,6 +725,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{BACKGROUND}::test_a_group_runs_unfused_until_its_kernel_is_ready_then_fused",),
         "the fused task takes over once its kernel is ready"),
     Mutation(
+        "background-only-in-one-process", "legate_fuse/backend/fuser.py",
+        '    if config.compile_mode == "background" and process_count() == 1:\n',
+        '    if config.compile_mode == "background":\n',
+        (f"{BACKGROUND}::"
+         "test_over_several_processes_kernels_compile_before_their_first_launch",),
+        "over several processes every rank waits for its kernels: all launch the same tasks"),
+    Mutation(
         "payoff-waits-for-kernels", "legate_fuse/mode/payoff.py",
         "        if stats.kernels_compiling and self.step != SETTLED:\n",
         "        if False:\n",

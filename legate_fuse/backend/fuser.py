@@ -23,7 +23,7 @@ from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.counters import Stats
 from legate_fuse.lift import runtime_scalar
-from legate_fuse.lift.base import machine_has_gpus
+from legate_fuse.lift.base import machine_has_gpus, process_count
 from legate_fuse.plan.kernel_spec import (
     ROLE_INPUT,
     FusedKernel,
@@ -269,7 +269,9 @@ def make_fuser(stats: Stats, config: Config, runtime: Callable[[], Any],
         gpu = PtxCompiler(kernels, gpu_arch, warn=warn)
     fuser = Fuser(stats, cpu, gpu, runtime, warn, packed_futures,
                   "kernels" in config.log_topics, clock, timer)
-    if config.compile_mode == "background":
+    # Over several processes, every rank must launch the same tasks: one whose kernel is ready
+    # would launch the fused task while another, still compiling, launched the originals.
+    if config.compile_mode == "background" and process_count() == 1:
         def hand_over(jobs: list[Job]) -> None:
             stats.kernels_compiling = len(jobs)
             finish_kernels.hand_over(jobs, kernels, config.c_compiler, config.math, gpu_arch)

@@ -88,6 +88,13 @@ def _argument_of(record: TaskRecord, store_id: int) -> int | None:
 
 
 @cache
+def process_count() -> int:
+    """How many processes (ranks) the program runs on: each issues the same tasks."""
+    from legate.core import get_legate_runtime
+
+    return int(get_legate_runtime().node_count)
+
+
 def machine_has_gpus() -> bool:
     """Whether Legate runs tasks on GPUs here: the backend then builds each kernel for them too,
     and the dtypes whose kernels model cuPyNumeric's CPU kernels only stay unfused. Asked once:

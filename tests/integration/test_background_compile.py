@@ -204,3 +204,23 @@ def test_wait_mode_fuses_from_the_first_window(tmp_path: Path) -> None:
     stats = report["stats"]
     assert isinstance(stats, dict) and stats["fused_launches"] > 0
     assert stats["kernels_compiling"] == 0
+
+
+def test_over_several_processes_kernels_compile_before_their_first_launch(
+        session: fusion_session.Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every rank must launch the same tasks: a rank whose kernel is ready would launch the
+    fused task where another, still compiling, launched the originals. Over several processes
+    the default is then to wait."""
+    from dataclasses import replace
+
+    from legate_fuse.backend import fuser as fuser_module
+
+    config = replace(session.config, compile_mode="background")
+
+    def made() -> fuser_module.Fuser:
+        return fuser_module.make_fuser(session.stats, config, session.runner.runtime,
+                                       session.warn_once, session.packed_futures)
+
+    assert made().jobs is not None
+    monkeypatch.setattr(fuser_module, "process_count", lambda: 2)
+    assert made().jobs is None

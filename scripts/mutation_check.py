@@ -732,6 +732,12 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_over_several_processes_kernels_compile_before_their_first_launch",),
         "over several processes every rank waits for its kernels: all launch the same tasks"),
     Mutation(
+        "one-builder-per-cache-folder", "legate_fuse/backend/finish_kernels.py",
+        "                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)\n",
+        "                pass\n",
+        (f"{BACKGROUND_JOBS}::test_one_builder_at_a_time_builds_every_file_handed_over",),
+        "one builder at a time builds the kernels handed over in a cache folder"),
+    Mutation(
         "payoff-waits-for-kernels", "legate_fuse/mode/payoff.py",
         "        if stats.kernels_compiling and self.step != SETTLED:\n",
         "        if False:\n",

@@ -95,3 +95,31 @@ def test_at_exit_the_compilers_are_stopped_and_the_unbuilt_kernels_handed_over(
     # Not stopped, the compiler would hold the exit for EXIT_JOIN_SECONDS (5 s).
     assert time.monotonic() - start < 4
     assert (tmp_path / "handed").read_text() == '["running", "queued"]'
+
+
+def test_one_builder_at_a_time_builds_every_file_handed_over(tmp_path: Path) -> None:
+    """A builder that finds another at work in the cache folder leaves its file to it; the one
+    at work builds every file there before it stops."""
+    import fcntl
+    import json
+
+    from legate_fuse.backend import finish_kernels
+
+    work = {"cache_dir": str(tmp_path), "compiler": "cc", "math": "exact", "gpu_arch": None,
+            "kernels": []}
+    files = [tmp_path / f"{finish_kernels.PREFIX}{n}.json" for n in range(3)]
+    for file in files:
+        file.write_text(json.dumps(work))
+    (tmp_path / f"{finish_kernels.PREFIX}broken.json").write_text("{not json")
+
+    def builder() -> None:  # on a thread of its own: a builder lowers its thread's priority
+        thread = threading.Thread(target=finish_kernels.finish, args=(files[0],))
+        thread.start()
+        thread.join(60)
+
+    with open(tmp_path / finish_kernels.LOCK, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        builder()  # another builder is at work: returns at once
+        assert all(file.exists() for file in files)
+    builder()
+    assert not list(tmp_path.glob(f"{finish_kernels.PREFIX}*"))

@@ -1,6 +1,6 @@
-"""LEGATE_FUSE_COMPILE=background, the default: a fused group whose kernel is not in the cache
-runs its original tasks while the kernel compiles, and the fused task takes over once it is
-ready; the results are the same either way. At exit, the kernels left compiling are built by a
+"""LEGATE_FUSE_COMPILE=background (experimental; wait is the default): a fused group whose
+kernel is not in the cache runs its original tasks while the kernel compiles, and the fused task
+takes over once it is ready; the results are the same either way. At exit, the kernels left compiling are built by a
 process of their own, and the program does not wait for them."""
 
 from __future__ import annotations
@@ -142,9 +142,8 @@ def run_program(cache: Path, steps: int, until_fused: bool = False, pause: float
                 **env: str) -> tuple[dict[str, object], float]:
     program = PROGRAM.format(steps=steps, until_fused=until_fused, pause=pause)
     start = time.perf_counter()
-    # LEGATE_FUSE_COMPILE empty: the default, unless the test sets it.
     settings = {"LEGATE_FUSE": "1", "LEGATE_FUSE_CACHE_DIR": str(cache),
-                "LEGATE_FUSE_STATS": "json", "LEGATE_FUSE_COMPILE": "", **env}
+                "LEGATE_FUSE_STATS": "json", "LEGATE_FUSE_COMPILE": "background", **env}
     result = run([sys.executable, "-c", program], **settings)
     seconds = time.perf_counter() - start
     assert result.returncode == 0, result.stderr[-3000:]
@@ -161,8 +160,8 @@ def wait_for_hand_over(kernels: Path, timeout: float = 180) -> None:
         time.sleep(0.2)
 
 
-def test_at_the_default_a_program_fuses_once_its_kernel_is_ready(tmp_path: Path) -> None:
-    """A new process with an empty cache, at the default settings: its first steps run
+def test_a_program_fuses_once_its_kernel_is_ready(tmp_path: Path) -> None:
+    """A new process with an empty cache, compiling in the background: its first steps run
     unfused, a later one fused, every one with the same result."""
     report, _ = run_program(tmp_path, steps=400, until_fused=True)
     stats = report["stats"]
@@ -210,7 +209,7 @@ def test_over_several_processes_kernels_compile_before_their_first_launch(
         session: fusion_session.Session, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every rank must launch the same tasks: a rank whose kernel is ready would launch the
     fused task where another, still compiling, launched the originals. Over several processes
-    the default is then to wait."""
+    the kernels are then waited for."""
     from dataclasses import replace
 
     from legate_fuse.backend import fuser as fuser_module

@@ -2,12 +2,11 @@
 their tiny sizes, each run through its command line with fusion off and on: the two agree, the
 plugin warns of nothing, and a program with element-wise chains fuses some of them.
 
-The plugin runs at its default settings here but one: every LEGATE_FUSE_* variable of the test
-process (whatever the caller set) is kept from the programs, and each kernel compiles before its
-group's first launch (LEGATE_FUSE_COMPILE=wait), so that the fused kernels run from a program's
-first window (test_background_compile.py tests the default, compiling in the background). Two
-runs of about 2 s each per program: 130 to 195 s on a 2-core machine shared with other work
-(load average 3 to 5) (`pytest -m examples`).
+The plugin runs at its default settings here: every LEGATE_FUSE_* variable of the test process
+(whatever the caller set) is kept from the programs, and each kernel compiles before its group's
+first launch (LEGATE_FUSE_COMPILE=wait, the default, set explicitly: the fused kernels run from
+a program's first window). Two runs of about 2 s each per program: 130 to 195 s on a 2-core
+machine shared with other work (load average 3 to 5) (`pytest -m examples`).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """LEGATE_FUSE_COMPILE=background (experimental; wait is the default): a fused group whose
 kernel is not in the cache runs its original tasks while the kernel compiles, and the fused task
-takes over once it is ready; the results are the same either way. At exit, the kernels left compiling are built by a
-process of their own, and the program does not wait for them."""
+takes over once it is ready; the results are the same either way. At exit, the kernels left
+compiling are built by a process of their own, and the program does not wait for them."""
 
 from __future__ import annotations
 

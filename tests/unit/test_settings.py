@@ -53,7 +53,8 @@ def other_value(setting: settings.Setting[Any]) -> str:
     if isinstance(default, bool):
         return "0" if default else "1"
     special = {"LEGATE_FUSE_LOG_LEVEL": "debug", "LEGATE_FUSE_LOG": "plan",
-               "LEGATE_FUSE_STATS": "1", "LEGATE_FUSE_COMPILE": "background", "LEGATE_FUSE_MATH": "fast",
+               "LEGATE_FUSE_STATS": "1", "LEGATE_FUSE_COMPILE": "background",
+               "LEGATE_FUSE_MATH": "fast",
                # Its default is found at run time (1 to 8): never 9.
                "LEGATE_FUSE_COMPILE_JOBS": "9"}
     if setting.name in special:

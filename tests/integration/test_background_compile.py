@@ -147,7 +147,9 @@ def run_program(cache: Path, steps: int, until_fused: bool = False, pause: float
     result = run([sys.executable, "-c", program], **settings)
     seconds = time.perf_counter() - start
     assert result.returncode == 0, result.stderr[-3000:]
-    assert "WARNING" not in result.stderr, result.stderr[-3000:]
+    # One warning: the mode is experimental (docs/SETTINGS.md); no other.
+    warnings = [line for line in result.stderr.splitlines() if "WARNING" in line]
+    assert all("experimental" in line for line in warnings), result.stderr[-3000:]
     line = next(ln for ln in result.stdout.splitlines() if ln.startswith("RESULT "))
     report: dict[str, object] = json.loads(line[len("RESULT "):])
     return report, seconds

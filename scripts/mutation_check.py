@@ -720,7 +720,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a group whose kernel is not in the cache runs unfused while it compiles"),
     Mutation(
         "background-kernel-takes-over", "legate_fuse/backend/fuser.py",
-        "            elif not job.finished.is_set():\n",
+        "            elif not job.finished:\n",
         "            elif True:\n",
         (f"{BACKGROUND}::test_a_group_runs_unfused_until_its_kernel_is_ready_then_fused",),
         "the fused task takes over once its kernel is ready"),
@@ -747,24 +747,41 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_probe_under_way_when_kernels_start_compiling_starts_again"),
         "whether fusion pays is not measured while kernels compile in the background"),
     Mutation(
-        "compilers-stopped-at-exit", "legate_fuse/backend/background.py",
-        "        self._exiting = True\n        stop_tools()\n",
-        "        self._exiting = True\n",
+        "builders-stopped-at-exit", "legate_fuse/backend/background.py",
+        "            job.builder.stop()\n",
+        "            pass\n",
         (f"{BACKGROUND_JOBS}::"
-         "test_at_exit_the_compilers_are_stopped_and_the_unbuilt_kernels_handed_over",),
-        "at exit the compilers are stopped: the program does not wait for them"),
+         "test_at_exit_the_builders_are_stopped_and_the_unbuilt_kernels_handed_over",),
+        "at exit the builders are stopped: the program does not wait for them"),
     Mutation(
-        "compiler-in-a-process-group-of-its-own", "legate_fuse/backend/compiler.py",
-        "                                   text=True, start_new_session=True)\n",
-        "                                   text=True)\n",
+        "builder-stopped-with-its-process-group", "legate_fuse/backend/background.py",
+        "            os.killpg(self.pid, signal.SIGTERM)\n",
+        "            os.kill(self.pid, signal.SIGTERM)\n",
         (f"{BACKGROUND_JOBS}::"
-         "test_at_exit_the_compilers_are_stopped_and_the_unbuilt_kernels_handed_over",),
-        "a compiler and the processes it started are stopped together"),
+         "test_at_exit_the_builders_are_stopped_and_the_unbuilt_kernels_handed_over",),
+        "a builder and the compilers it started are stopped together"),
+    Mutation(
+        "builders-at-most-workers", "legate_fuse/backend/background.py",
+        "        while self._queued and len(self._running) < self.workers:\n",
+        "        while self._queued:\n",
+        (f"{BACKGROUND_JOBS}::"
+         "test_jobs_run_at_most_workers_at_a_time_on_the_programs_thread",),
+        "at most LEGATE_FUSE_COMPILE_JOBS builders run at once"),
+    Mutation(
+        "failed-builder-reported-by-a-build-here", "legate_fuse/backend/fuser.py",
+        "                files = self._find(sources) or self._build(sources)\n",
+        "                files = self._find(sources)\n"
+        "                if files is None:\n"
+        "                    raise CompileError(\"the kernel was not built\")\n",
+        (f"{BACKGROUND}::"
+         "test_a_kernel_that_fails_to_compile_in_the_background_leaves_its_group_unfused",),
+        "a builder's failure is reported with the compiler's own error"),
     Mutation(
         "compilers-in-the-idle-class", "legate_fuse/backend/background.py",
-        "        os.sched_setscheduler(tid, os.SCHED_IDLE, os.sched_param(0))\n",
+        "        os.sched_setscheduler(pid, os.SCHED_IDLE, os.sched_param(0))\n",
         "        pass\n",
-        (f"{BACKGROUND_JOBS}::test_the_workers_and_their_compilers_run_in_the_idle_class",),
+        (f"{BACKGROUND_JOBS}::"
+         "test_builders_run_in_the_idle_class_in_a_session_of_their_own",),
         "background compilers run only on a core no thread of the program wants"),
     Mutation(
         "cuda-grid-stride", "src/cpp/codegen/cuda_renderer.cc",

@@ -17,10 +17,8 @@ import logging
 import os
 import platform
 import shutil
-import signal
 import subprocess
 import tempfile
-import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -46,52 +44,12 @@ class CompileError(RuntimeError):
     """A compiler failed; the message carries its log."""
 
 
-class Stopped(CompileError):
-    """A compiler or check program was stopped by `stop_tools` (the process is exiting)."""
-
-
-# The compilers and check programs running now, on any thread, so that `stop_tools` can end
-# them when the process exits with kernels still compiling in the background.
-_running: set[subprocess.Popen[str]] = set()
-_running_lock = threading.Lock()
-_stopping = False
-
-
 def run_tool(command: Sequence[str], timeout: float = 600) -> subprocess.CompletedProcess[str]:
-    """Runs a compiler or a check program, its output captured; raises Stopped if
-    `stop_tools` ended it (its result then says nothing about the program it ran)."""
-    with _running_lock:
-        if _stopping:
-            raise Stopped(f"not started, the process is exiting: {command[0]}")
-        # A process group of its own: stopping the compiler driver must stop the compilers it
-        # started too, which hold its output pipes open.
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                   text=True, start_new_session=True)
-        _running.add(process)
+    """Runs a compiler or a check program, its output captured."""
     try:
-        stdout, stderr = process.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        stdout, stderr = process.communicate()
-    finally:
-        with _running_lock:
-            _running.discard(process)
-            stopped = _stopping
-    if stopped and process.returncode is not None and process.returncode < 0:
-        raise Stopped(f"stopped, the process is exiting: {command[0]}")
-    return subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
-
-
-def stop_tools() -> None:
-    """Ends every compiler and check program running, and lets no other start. SIGTERM, to
-    each one's process group: a compiler driver removes its temporary files and stops the
-    compilers it started."""
-    global _stopping
-    with _running_lock:
-        _stopping = True
-        for process in _running:
-            with contextlib.suppress(OSError):
-                os.killpg(process.pid, signal.SIGTERM)
+        return subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as error:
+        raise CompileError(f"{command[0]} did not finish in {timeout:.0f} s") from error
 
 
 @cache
@@ -149,9 +107,6 @@ class KernelCache:
     # The files this process produced (a file that does not load, yet was just compiled, is
     # no stale entry to rebuild).
     made_here: set[Path] = field(default_factory=set)
-    # Kernels are built on background threads too (background.py): the counters and the
-    # memory are updated under it.
-    _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def find(self, source: str) -> Path | None:
         """The kernel of `source` if memory or the disk has it, intact, and nothing must run
@@ -169,9 +124,8 @@ class KernelCache:
             return None
         if target is not None:
             logger.debug("kernel cache hit %s", entry.key)
-            with self._lock:
-                self.cache_hits += 1
-                self._memory[source] = target
+            self.cache_hits += 1
+            self._memory[source] = target
         return target
 
     def build(self, source: str) -> Path:
@@ -186,14 +140,12 @@ class KernelCache:
             target = self._replace(text, entry, damage)
         else:
             if target is not None:
-                with self._lock:
-                    self.cache_hits += 1
+                self.cache_hits += 1
                 logger.debug("kernel cache hit %s", entry.key)
             else:
                 logger.debug("kernel cache miss %s", entry.key)
                 target = self._produce(text, entry)
-        with self._lock:
-            self._memory[source] = target
+        self._memory[source] = target
         return target
 
     def rebuild(self, source: str, path: Path, reason: str) -> Path:
@@ -201,8 +153,7 @@ class KernelCache:
         a compiler that produced a broken file)."""
         text = self._prepared(source)
         target = self._replace(text, self._entry(text), DamagedEntry(path, reason, (path,)))
-        with self._lock:
-            self._memory[source] = target
+        self._memory[source] = target
         return target
 
     def _prepared(self, source: str) -> str:
@@ -244,11 +195,9 @@ class KernelCache:
             message = f"cannot write the kernel cache {self.cache_dir}: {error}"
             raise CompileError(message) from error
         finally:
-            with self._lock:
-                self.compile_seconds += time.perf_counter() - start
-        with self._lock:
-            self.compiled += 1
-            self.made_here.add(target)
+            self.compile_seconds += time.perf_counter() - start
+        self.compiled += 1
+        self.made_here.add(target)
         return target
 
 

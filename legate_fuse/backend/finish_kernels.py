@@ -1,11 +1,16 @@
-"""Builds, after a program has exited, the kernels it left compiling (background.py).
+"""The builder processes of background compilation (background.py).
 
-`hand_over` writes the kernels' sources to a file in the cache folder and starts this module as
-a detached process (its own session, no terminal, fusion off) that builds each into the cache
-at the lowest priority and then deletes the file: `python -m legate_fuse.backend.finish_kernels
-FILE`. A file named `.unbuilt-*.json` in the cache folder is work under way; one builder at a
-time works in a folder (`finish`). Any failure only leaves a kernel for the next run to
-compile.
+A builder is this module run as a process of its own (its own session, no terminal, fusion off,
+in the idle scheduling class): it reads a file of kernel sources from the cache folder, deletes
+it, and builds each kernel into the cache.
+
+- `start_builder` starts one for a kernel while the program runs: `python -m
+  legate_fuse.backend.finish_kernels --one FILE` (files `.job-*.json`).
+- `hand_over`, at the program's exit, writes the kernels not built yet to a file named
+  `.unbuilt-*.json` and starts one that builds them after the program has gone; one such
+  builder at a time works in a folder (`finish`).
+
+Any failure only leaves a kernel for the program, or the next run, to compile.
 """
 
 from __future__ import annotations
@@ -14,36 +19,66 @@ import contextlib
 import fcntl
 import json
 import os
-import subprocess
+import signal
 import sys
 import tempfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from legate_fuse.backend.background import Job
+from legate_fuse.backend.background import Job, SpawnedBuilder, spawn_idle
 
-PREFIX = ".unbuilt-"
-LOCK = ".builder.lock"  # held by the one builder at work in a cache folder
+PREFIX = ".unbuilt-"  # kernels handed over at a program's exit
+JOB_PREFIX = ".job-"  # a kernel a builder builds while its program runs
+LOCK = ".builder.lock"  # held by the one builder of handed-over kernels at work in a folder
 
 
-def hand_over(jobs: Sequence[Job], cache_dir: Path, compiler: str, math: str,
-              gpu_arch: int | None) -> None:
-    """Starts a detached process that builds `jobs` into the kernel cache in `cache_dir`."""
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    work = {"cache_dir": str(cache_dir), "compiler": compiler, "math": math, "gpu_arch": gpu_arch,
+@dataclass(frozen=True)
+class BuildSettings:
+    """What a builder needs besides the sources: where and how the program builds kernels."""
+
+    cache_dir: Path
+    compiler: str
+    math: str
+    gpu_arch: int | None
+
+
+def start_builder(job: Job, settings: BuildSettings) -> SpawnedBuilder:
+    """Starts a builder for one kernel, now."""
+    name = write_work([job], settings, JOB_PREFIX)
+    try:
+        return spawn_builder(["--one", str(name)])
+    except OSError:
+        with contextlib.suppress(OSError):
+            name.unlink()
+        raise
+
+
+def hand_over(jobs: Sequence[Job], settings: BuildSettings) -> None:
+    """Starts a detached process that builds `jobs` into the kernel cache after the program."""
+    spawn_builder([str(write_work(jobs, settings, PREFIX))])
+
+
+def write_work(jobs: Sequence[Job], settings: BuildSettings, prefix: str) -> Path:
+    settings.cache_dir.mkdir(parents=True, exist_ok=True)
+    work = {"cache_dir": str(settings.cache_dir), "compiler": settings.compiler,
+            "math": settings.math, "gpu_arch": settings.gpu_arch,
             "kernels": [job.sources for job in jobs]}
     # Written under another name, then renamed: a builder at work never reads half a file.
-    descriptor, partial = tempfile.mkstemp(prefix=".writing-", suffix=".json", dir=cache_dir)
+    descriptor, partial = tempfile.mkstemp(prefix=".writing-", suffix=".json",
+                                           dir=settings.cache_dir)
     with os.fdopen(descriptor, "w") as file:
         json.dump(work, file)
-    name = partial.replace(".writing-", PREFIX)
+    name = Path(partial.replace(".writing-", prefix))
     os.replace(partial, name)
+    return name
+
+
+def spawn_builder(arguments: list[str]) -> SpawnedBuilder:
     # Fusion off in the builder, and nothing printed at its exit.
     environ = {k: v for k, v in os.environ.items() if not k.startswith("LEGATE_FUSE")}
-    subprocess.Popen([sys.executable, "-m", "legate_fuse.backend.finish_kernels", name],
-                     stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                     stderr=subprocess.DEVNULL, env=environ, start_new_session=True,
-                     close_fds=True)
+    return spawn_idle([sys.executable, "-m", "legate_fuse.backend.finish_kernels", *arguments],
+                      environ)
 
 
 def build_all(work_file: Path) -> int:
@@ -82,9 +117,6 @@ def finish(work_file: Path) -> None:
     one builder per folder at a time (programs that exit one after another would otherwise
     leave a builder each, all waiting for an idle core). A builder that finds another at work
     leaves its file to that one, which looks for new files before it stops."""
-    from legate_fuse.backend.background import lowest_priority
-
-    lowest_priority()
     folder = work_file.parent
     with open(folder / LOCK, "w") as lock:
         while any(folder.glob(f"{PREFIX}*.json")):
@@ -104,5 +136,14 @@ def finish(work_file: Path) -> None:
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+def main(arguments: list[str]) -> None:
+    # Stopped by its program's exit (SIGTERM to its process group): the compiler stops too,
+    # and the scratch folders are removed on the way out.
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    if arguments[0] == "--one":
+        sys.exit(0 if build_all(Path(arguments[1])) else 1)
+    finish(Path(arguments[0]))
+
+
 if __name__ == "__main__":
-    finish(Path(sys.argv[1]))
+    main(sys.argv[1:])

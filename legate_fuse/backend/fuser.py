@@ -40,8 +40,8 @@ logger = logging.getLogger("legate_fuse")
 
 # Said once when kernels compile in the background (docs/SETTINGS.md, LEGATE_FUSE_COMPILE).
 EXPERIMENTAL_BACKGROUND = (
-    "LEGATE_FUSE_COMPILE=background is experimental: Python's garbage collector may run on a "
-    "compile thread and free a Legate store there, which can crash the program")
+    "LEGATE_FUSE_COMPILE=background is experimental: groups run unfused until their kernels "
+    "are built by builder processes (see LEGATE_FUSE_COMPILE in the settings' documentation)")
 
 # Failures the plugin expects (their messages say what went wrong); any other exception is
 # reported with its type, and falls back just the same.
@@ -152,12 +152,13 @@ class Fuser:
                     assert self.jobs is not None
                     self.jobs.submit(kernel_id, sources)
                     return False
-            elif not job.finished.is_set():
+            elif not job.finished:
                 return False
-            elif job.error is not None or job.files is None:
-                raise job.error or CompileError("the kernel was not built")
             else:
-                sources, files = job.sources, job.files
+                # Its builder has ended: the kernel is in the cache, or (the builder failed)
+                # built here, to report the compiler's error as a launch that waits would.
+                sources = job.sources
+                files = self._find(sources) or self._build(sources)
             path = self._register_cpu_kernel(kernel_id, sources["cpu"], files["cpu"])
             self._log(f"-- kernel {kernel_id} compiled: {path}")
             if "gpu" in files:
@@ -196,10 +197,6 @@ class Fuser:
                 return None
             files[target] = found
         return files
-
-    def build_job(self, job: Job) -> dict[str, Path]:
-        """A background job's kernels (on a worker thread)."""
-        return self._build(job.sources)
 
     def _log(self, text: str) -> None:
         if self.log_kernels:
@@ -278,12 +275,15 @@ def make_fuser(stats: Stats, config: Config, runtime: Callable[[], Any],
     # would launch the fused task while another, still compiling, launched the originals.
     if config.compile_mode == "background" and process_count() == 1:
         logger.warning(EXPERIMENTAL_BACKGROUND)
+        settings = finish_kernels.BuildSettings(kernels, config.c_compiler, config.math, gpu_arch)
+
         def hand_over(jobs: list[Job]) -> None:
             stats.kernels_compiling = len(jobs)
-            finish_kernels.hand_over(jobs, kernels, config.c_compiler, config.math, gpu_arch)
+            finish_kernels.hand_over(jobs, settings)
 
         def on_change(pending: int) -> None:
             stats.kernels_compiling = pending
 
-        fuser.jobs = KernelJobs(fuser.build_job, config.compile_jobs, hand_over, on_change)
+        fuser.jobs = KernelJobs(lambda job: finish_kernels.start_builder(job, settings),
+                                config.compile_jobs, hand_over, on_change)
     return fuser

@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import logging
 import subprocess
-import threading
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -28,7 +27,6 @@ from legate_fuse.backend.compiler import (
     FLAGS,
     CompileError,
     KernelCache,
-    Stopped,
     compile_c,
     compiler_identity,
     machine_identity,
@@ -93,10 +91,8 @@ def check_producer(compiler: str) -> Callable[[str, Path], None]:
     return produce
 
 
-# Verdicts known in this process, by (function, cache folder, compiler); kernels are built on
-# background threads too, and a check runs once: under the lock.
+# Verdicts known in this process, by (function, cache folder, compiler).
 _verdicts: dict[tuple[str, Path, str], bool] = {}
-_checking = threading.Lock()
 
 
 def vector_form_available(function: str, cache_dir: Path, compiler: str,
@@ -129,10 +125,7 @@ def vector_form_available(function: str, cache_dir: Path, compiler: str,
                 return None
             verdict = found.read_text()
         else:
-            with _checking:
-                verdict = verdicts.build(source).read_text()
-    except Stopped:
-        raise  # the process is exiting: nothing was learned
+            verdict = verdicts.build(source).read_text()
     except (CompileError, OSError, subprocess.SubprocessError) as error:
         logger.debug("vector %s check could not run: %s", function, error)
         if not may_check:

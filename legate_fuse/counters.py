@@ -28,6 +28,10 @@ class Stats:
     # Kernels compiling in the background now (backend/background.py); at exit, those left to
     # the process that builds them after the program.
     kernels_compiling: int = 0
+    # Threads a large element-wise fused CPU kernel runs on (backend/kernel_threads.py), and
+    # the fused launches whose kernels ran in parts on them.
+    kernel_threads: int = 1
+    split_kernel_runs: int = 0
     # Tasks of call sites whose tasks are not lifted, built at once (capture/call_sites.py).
     tasks_built_at_once: int = 0
     # Measuring whether fusion pays (mode/payoff.py): rounds decided, of which running
@@ -65,6 +69,8 @@ class Stats:
             "kernel_cache_hits": self.kernel_cache_hits,
             "compile_seconds": self.compile_seconds,
             "kernels_compiling": self.kernels_compiling,
+            "kernel_threads": self.kernel_threads,
+            "split_kernel_runs": self.split_kernel_runs,
             "tasks_built_at_once": self.tasks_built_at_once,
             "payoff_rounds": self.payoff_rounds,
             "payoff_rounds_unfused": self.payoff_rounds_unfused,

@@ -220,8 +220,10 @@ class Session:
     def report(self) -> dict[str, Any]:
         """The statistics, with the mode: the current one, seconds in each, why each was
         entered (legate_fuse.stats())."""
+        from legate_fuse import _tasks
         from legate_fuse.lift import task_name_of
 
+        self.stats.split_kernel_runs = _tasks.split_kernel_runs()
         return {"mode": self.mode.mode.value, **self.stats.as_dict(),
                 "mode_seconds": self.mode.seconds_by_mode(), "mode_reasons": self.mode.reasons(),
                 "unfused": unfused.report(self.stats.unfused, task_name_of,

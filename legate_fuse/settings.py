@@ -20,10 +20,21 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from legate_fuse.setting_parsers import (
+    SettingError,
+    integer_at_least,
+    one_of,
+    parse_log_level,
+    parse_log_topics,
+    parse_stats,
+    parse_switch,
+    parse_text,
+)
+
+__all__ = ["ALL_SETTINGS", "Config", "Setting", "SettingError", "load"]
+
 T = TypeVar("T")
 
-LOG_LEVELS = ("error", "warning", "info", "debug")
-LOG_TOPICS = ("plan", "kernels")
 COMPILE_MODES = {"background": "a group runs unfused until its kernel is ready",
                  "wait": "it waits"}
 MATH_MODES = {"exact": "results bit for bit as without fusion",
@@ -32,10 +43,6 @@ MATH_MODES = {"exact": "results bit for bit as without fusion",
 SETTINGS_DOC = "docs/SETTINGS.md"
 # The key of a Config field's metadata that holds its Setting.
 _SETTING = "legate_fuse.setting"
-
-
-class SettingError(ValueError):
-    """A legate-fuse environment variable has a value it does not accept."""
 
 
 @dataclass(frozen=True)
@@ -74,70 +81,6 @@ class Setting(Generic[T]):
         return f"{SETTINGS_DOC}#{self.name.lower()}"
 
 
-def parse_stats(name: str, raw: str) -> str:
-    """'' (no statistics at exit), 'text' or 'json'."""
-    found = {"0": "", "1": "text", "json": "json"}.get(raw.lower())
-    if found is None:
-        raise SettingError(f"{name}={raw!r} is not understood; accepted values: 0 (off), "
-                           "1 (a readable block), json (one line of JSON)")
-    return found
-
-
-def parse_switch(name: str, raw: str) -> bool:
-    if raw == "1":
-        return True
-    if raw == "0":
-        return False
-    raise SettingError(f"{name}={raw!r} is not understood; accepted values: 0 (off), 1 (on)")
-
-
-def integer_at_least(minimum: int, what: str) -> Callable[[str, str], int]:
-    """A parser of integers >= `minimum`; `what` names a rejected value in the error."""
-
-    def parse(name: str, raw: str) -> int:
-        try:
-            value = int(raw)
-        except ValueError:
-            value = minimum - 1
-        if value < minimum:
-            raise SettingError(f"{name}={raw!r} is {what}; expected an integer >= {minimum}")
-        return value
-
-    return parse
-
-
-def parse_log_level(name: str, raw: str) -> str:
-    level = raw.lower()
-    if level not in LOG_LEVELS:
-        raise SettingError(
-            f"{name}={raw!r} is not understood; accepted values: {', '.join(LOG_LEVELS)}"
-        )
-    return level
-
-
-def parse_log_topics(name: str, raw: str) -> frozenset[str]:
-    topics = frozenset(t.strip().lower() for t in raw.split(",") if t.strip())
-    unknown = sorted(topics - set(LOG_TOPICS))
-    if unknown:
-        raise SettingError(
-            f"{name}={raw!r} names unknown topics {unknown}; accepted: {', '.join(LOG_TOPICS)}"
-        )
-    return topics
-
-
-def one_of(values: Mapping[str, str]) -> Callable[[str, str], str]:
-    """A parser of one of `values` (any case), each explained in the error for another."""
-
-    def parse(name: str, raw: str) -> str:
-        value = raw.lower()
-        if value not in values:
-            accepted = ", ".join(f"{v} ({why})" for v, why in values.items())
-            raise SettingError(f"{name}={raw!r} is not understood; accepted values: {accepted}")
-        return value
-
-    return parse
-
-
 def default_compile_jobs(environ: Mapping[str, str]) -> int:
     """Half the CPU cores this process may run on, at least 1 and at most 8: the other half
     is Legate's. On 2 cores, one compiler beside cuPyNumeric's Black-Scholes-greeks example
@@ -147,10 +90,6 @@ def default_compile_jobs(environ: Mapping[str, str]) -> int:
     except (AttributeError, OSError):
         cores = os.cpu_count() or 1
     return max(1, min(8, cores // 2))
-
-
-def parse_text(name: str, raw: str) -> str:
-    return raw
 
 
 def default_cache_dir(environ: Mapping[str, str]) -> str:
@@ -248,6 +187,12 @@ class Config:
         "LEGATE_FUSE_COMPILE_JOBS", 0, integer_at_least(1, "not a number of compilers"),
         "Most kernels compiled at once in the background (an integer >= 1).",
         shown_default="half the CPU cores, 1 to 8", fallback=default_compile_jobs,
+    )
+    kernel_threads: int = setting(
+        "LEGATE_FUSE_THREADS", 0, integer_at_least(0, "not a number of threads"),
+        "Threads a large element-wise fused CPU kernel runs on; 0: the cores this process may "
+        "use shared among Legate's CPU workers. Results do not depend on it.",
+        shown_default="0",
     )
     math: str = setting(
         "LEGATE_FUSE_MATH", "exact", one_of(MATH_MODES),

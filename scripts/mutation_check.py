@@ -61,6 +61,7 @@ MUTATION_BUILD = ROOT / "build" / "mutation"
 CMAKE_INPUTS = ("CMakeLists.txt", "cmake", "src")
 # Sources of the _tasks module (see CMakeLists.txt); every other .cc is part of _core.
 TASKS_SOURCES = ("src/cpp/tasks/", "src/cpp/runtime/kernel_registry.cc",
+                 "src/cpp/runtime/kernel_threads.cc",
                  "src/cpp/runtime/cuda_driver.cc", "src/cpp/bindings/tasks_module.cc")
 # The unmutated baseline with --after-pytest: a short test file that runs Legate and fusion.
 QUICK_BASELINE = ("tests/integration/test_call_sites.py",)
@@ -711,6 +712,44 @@ MUTATIONS: tuple[Mutation, ...] = (
         "    return ()\n",
         ("tests/unit/test_vector_math.py::test_a_kernel_without_vector_calls_runs_no_check",),
         "a kernel's prelude enables the vector forms of the functions it calls"),
+    Mutation(
+        "kernel-parts-move-their-corner", "src/cpp/runtime/kernel_threads.cc",
+        "    corner += first_row;\n", "",
+        ("tests/integration/test_kernel_threads.py::test_results_do_not_depend_on_the_threads",),
+        "each part of a kernel that reads its block's corner gets its own corner"),
+    Mutation(
+        "kernel-helpers-unpinned", "src/cpp/runtime/kernel_threads.cc",
+        "  unpin();\n", "",
+        ("tests/integration/test_kernel_threads.py::test_results_do_not_depend_on_the_threads",),
+        "a kernel helper runs on any core of the process, not on its Legate worker's"),
+    Mutation(
+        "reduction-parts-independent-of-threads", "src/cpp/runtime/kernel_threads.cc",
+        "      row_parts(job.rows, row_volume, kMinPartElements, call.ndim == 1 ? "
+        "kElementAlignment : 1);\n",
+        "      row_parts(job.rows, row_volume, kMinPartElements / threads, call.ndim == 1 ? "
+        "kElementAlignment : 1);\n",
+        ("tests/integration/test_kernel_threads.py::test_results_do_not_depend_on_the_threads",),
+        "a reduction's parts are the block's, never the threads': the same bits with any"),
+    Mutation(
+        "reduction-partials-combined-in-order", "src/cpp/runtime/kernel_threads.cc",
+        "    kernel.combine(call.arrays, slots.data() + part_bytes * "
+        "static_cast<std::size_t>(part));\n",
+        "    kernel.combine(call.arrays, slots.data() + part_bytes * static_cast<std::size_t>("
+        "job.parts.parts - 1 - part));\n",
+        ("tests/integration/test_kernel_threads.py::test_results_do_not_depend_on_the_threads",),
+        "a reduction's partials are folded part after part, in order"),
+    Mutation(
+        "axis-reductions-run-whole", "src/cpp/codegen/c_renderer.cc",
+        "    if (value_reductions() != spec_.reductions.size() || uses_argval_nodes(spec_)) {\n",
+        "    if (uses_argval_nodes(spec_)) {\n",
+        ("tests/unit/test_kernel_parts.py::test_which_kernels_split_and_how",),
+        "a kernel reducing along an axis is never split: its parts would fold into one element"),
+    Mutation(
+        "kernel-threads-share-the-cores", "legate_fuse/backend/kernel_threads.py",
+        "    return max(1, min(8, cores // max(1, workers)))\n",
+        "    return 1\n",
+        ("tests/integration/test_kernel_threads.py::test_results_do_not_depend_on_the_threads",),
+        "by default a fused kernel uses the cores Legate's CPU workers leave"),
     Mutation(
         "background-launch-waits-for-its-kernel", "legate_fuse/backend/fuser.py",
         "                    self.jobs.submit(kernel_id, sources)\n"

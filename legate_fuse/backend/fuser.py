@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from legate_fuse import _core, _tasks, unfused
-from legate_fuse.backend import finish_kernels
+from legate_fuse.backend import finish_kernels, kernel_threads
 from legate_fuse.backend.background import Job, KernelJobs
 from legate_fuse.backend.compiler import CompileError, KernelCache
 from legate_fuse.backend.cpu_kernels import KernelCompiler
@@ -262,6 +262,7 @@ def make_fuser(stats: Stats, config: Config, runtime: Callable[[], Any],
                warn: Callable[[str], None], packed_futures: PackedFutures,
                clock: StageClock | None = None, timer: TaskTimer | None = None) -> Fuser:
     kernels = Path(config.cache_dir) / "kernels"
+    stats.kernel_threads = kernel_threads.apply(config.kernel_threads)
     cpu = KernelCompiler(kernels, config.c_compiler, warn, config.math)
     gpu, gpu_arch = None, None
     if machine_has_gpus():

@@ -4,6 +4,7 @@
 #include "runtime/cuda_driver.h"
 #include "runtime/kernel_abi.h"
 #include "runtime/kernel_registry.h"
+#include "runtime/kernel_threads.h"
 #include "tasks/library.h"
 #include "tasks/task_ids.h"
 
@@ -29,6 +30,17 @@ PYBIND11_MODULE(_tasks, m)
       },
       pybind11::arg("kernel_id"), pybind11::arg("path"), pybind11::arg("symbol"),
       "Register a PTX kernel under the id FUSED tasks name it by (loaded by the GPU variant)");
+  m.def(
+      "set_kernel_threads",
+      [](int threads) { legate_fuse::KernelThreads::instance().set_threads(threads); },
+      pybind11::arg("threads"),
+      "Threads each fused CPU kernel may run on, the point task's own included (1: none more)");
+  m.def(
+      "kernel_threads", []() { return legate_fuse::KernelThreads::instance().threads(); },
+      "Threads each fused CPU kernel may run on");
+  m.def(
+      "split_kernel_runs", []() { return legate_fuse::KernelThreads::instance().split_runs(); },
+      "Fused CPU kernels run in parts on several threads so far, in this process");
   m.def(
       "cuda_device_arch",
       []() {

@@ -11,6 +11,7 @@
 #include "codegen/half_float.h"
 #include "codegen/kernel_abi_text.h"
 #include "codegen/staged_body.h"
+#include "runtime/kernel_abi.h"
 
 namespace legate_fuse::codegen {
 namespace {
@@ -54,9 +55,24 @@ class Renderer {
       // first index plus the position in the row.
       out << "#define LF_INDEX (lf_row_start + i)\n\n";
     }
-    out << "void " << KERNEL_SYMBOL
+    write_function(out, false);
+    if (!split_flags().empty() && value_reductions() > 0) {
+      write_function(out, true);
+      write_combine(out);
+    }
+    out << split_flags();
+    return out.str();
+  }
+
+ private:
+  // The kernel, or with `partial` its part form (runtime/kernel_abi.h): the same loop, whose
+  // single-value reductions end in the caller's slots rather than in the reduction arrays.
+  void write_function(std::ostringstream& out, bool partial) const
+  {
+    out << "void " << (partial ? LEGATE_FUSE_PART_SYMBOL : KERNEL_SYMBOL)
         << "(int32_t ndim, const int64_t* extents, const legate_fuse_array* arrays, "
-           "const void* scalars)\n{\n";
+           "const void* scalars"
+        << (partial ? ", void* lf_partial" : "") << ")\n{\n";
     out << "  const char* scalar_bytes = (const char*)scalars;\n  (void)scalar_bytes;\n";
     for (std::size_t k = 0; k < spec_.scalar_types.size(); ++k) {
       const auto type = c_type_of(spec_.scalar_types[k]);
@@ -149,24 +165,78 @@ class Renderer {
     }
     out << "    }\n"
            "  }\n";
-    for (std::size_t r = 0; r < spec_.reductions.size(); ++r) {
+    for (std::size_t r = 0, slot = 0; r < spec_.reductions.size(); ++r) {
       if (is_array_reduction(spec_, r)) {
         continue;
       }
-      const auto& red  = spec_.reductions[r];
-      const auto dtype = arg_dtype(red.arg);
-      const auto slot =
-          "(*(" + c_type_of(dtype) + "*)arrays[" + std::to_string(red.arg) + "].data)";
-      out << "  " << slot << " = "
-          << require_rendering(reduction_combine(red.op, dtype, slot, "acc" + std::to_string(r)),
-                               red.op)
-          << ";\n";
+      const auto acc = "acc" + std::to_string(r);
+      if (partial) {
+        out << "  memcpy((char*)lf_partial + " << LEGATE_FUSE_PARTIAL_SLOT * slot++ << ", &" << acc
+            << ", sizeof(" << acc << "));\n";
+      } else {
+        out << "  " << fold_into_slot(r, acc) << "\n";
+      }
     }
     out << "}\n";
-    return out.str();
   }
 
- private:
+  // Folds a part's value of reduction `r` into its reduction array.
+  [[nodiscard]] std::string fold_into_slot(std::size_t r, const std::string& value) const
+  {
+    const auto& red  = spec_.reductions[r];
+    const auto dtype = arg_dtype(red.arg);
+    const auto slot  = "(*(" + c_type_of(dtype) + "*)arrays[" + std::to_string(red.arg) + "].data)";
+    return slot + " = " + require_rendering(reduction_combine(red.op, dtype, slot, value), red.op) +
+           ";";
+  }
+
+  // legate_fuse_kernel_combine: a part's slots folded into the reduction arrays.
+  void write_combine(std::ostringstream& out) const
+  {
+    out << "const int32_t " << LEGATE_FUSE_PARTIAL_COUNT_SYMBOL << " = " << value_reductions()
+        << ";\nvoid " << LEGATE_FUSE_COMBINE_SYMBOL
+        << "(const legate_fuse_array* arrays, const void* lf_partial)\n{\n";
+    for (std::size_t r = 0, slot = 0; r < spec_.reductions.size(); ++r) {
+      if (is_array_reduction(spec_, r)) {
+        continue;
+      }
+      const auto type = c_type_of(arg_dtype(spec_.reductions[r].arg));
+      const auto part = "part" + std::to_string(r);
+      out << "  " << type << " " << part << ";\n  memcpy(&" << part
+          << ", (const char*)lf_partial + " << LEGATE_FUSE_PARTIAL_SLOT * slot++ << ", sizeof("
+          << part << "));\n  " << fold_into_slot(r, part) << "\n";
+    }
+    out << "}\n";
+  }
+
+  [[nodiscard]] std::size_t value_reductions() const
+  {
+    std::size_t count = 0;
+    for (std::size_t r = 0; r < spec_.reductions.size(); ++r) {
+      count += is_array_reduction(spec_, r) ? 0 : 1;
+    }
+    return count;
+  }
+
+  // How the FUSED task may split the kernel's block (runtime/kernel_abi.h): by rows wherever
+  // each element is computed from its own position alone, single-value reductions through
+  // their partials. A reduction along an axis folds rows into shared elements, and an
+  // argmin/argmax reads the corner in every dimension: those run whole.
+  [[nodiscard]] std::string split_flags() const
+  {
+    if (value_reductions() != spec_.reductions.size() || uses_argval_nodes(spec_)) {
+      return "";
+    }
+    std::string flags = "LEGATE_FUSE_SPLIT_ROWS";
+    if (uses_index(spec_)) {
+      flags += " | LEGATE_FUSE_SPLIT_MOVES_CORNER";
+    }
+    if (value_reductions() > 0) {
+      flags += " | LEGATE_FUSE_SPLIT_PARTIALS";
+    }
+    return "const int32_t legate_fuse_kernel_split = " + flags + ";\n";
+  }
+
   [[nodiscard]] const std::string& arg_dtype(std::int32_t arg) const
   {
     return spec_.args.at(static_cast<std::size_t>(arg)).dtype;

@@ -44,6 +44,30 @@ typedef struct legate_fuse_launch_header {
 typedef void (*legate_fuse_kernel_fn)(int32_t ndim, const int64_t* extents,
                                       const legate_fuse_array* arrays, const void* scalars);
 
+/* A CPU kernel may define `const int32_t legate_fuse_kernel_split`, flags saying how the FUSED
+ * task may call it on parts of its block, each part a range of rows of the outermost dimension
+ * with its arrays' addresses moved to the part's first row (absent: only on the whole block).
+ * ROWS: every element is computed from its own position alone, so the parts may run at once on
+ * other threads. MOVES_CORNER: the kernel reads the block's lower corner (the index of its
+ * first element in a one-dimensional launch): each part gets its own. PARTIALS: the kernel
+ * reduces into single values; its parts run `legate_fuse_kernel_part`, which writes each
+ * reduction's value over the part into its own slot of `partial` (LEGATE_FUSE_PARTIAL_SLOT
+ * bytes each, `legate_fuse_kernel_partial_count` of them), and `legate_fuse_kernel_combine`
+ * then folds each part's slots into the reduction arrays, part after part in order: the same
+ * parts and order whatever the number of threads, so the same result. */
+#define LEGATE_FUSE_SPLIT_SYMBOL "legate_fuse_kernel_split"
+#define LEGATE_FUSE_PART_SYMBOL "legate_fuse_kernel_part"
+#define LEGATE_FUSE_COMBINE_SYMBOL "legate_fuse_kernel_combine"
+#define LEGATE_FUSE_PARTIAL_COUNT_SYMBOL "legate_fuse_kernel_partial_count"
+#define LEGATE_FUSE_SPLIT_ROWS 1u
+#define LEGATE_FUSE_SPLIT_MOVES_CORNER 2u
+#define LEGATE_FUSE_SPLIT_PARTIALS 4u
+#define LEGATE_FUSE_PARTIAL_SLOT 16
+typedef void (*legate_fuse_part_fn)(int32_t ndim, const int64_t* extents,
+                                    const legate_fuse_array* arrays, const void* scalars,
+                                    void* partial);
+typedef void (*legate_fuse_combine_fn)(const legate_fuse_array* arrays, const void* partial);
+
 #ifdef __cplusplus
 }
 #endif

@@ -2,9 +2,35 @@
 
 #include <dlfcn.h>
 
+#include <cstdint>
 #include <stdexcept>
 
 namespace legate_fuse {
+namespace {
+
+// The kernel and the optional symbols that say how it may be split (runtime/kernel_abi.h); a
+// kernel without them, or with a part form missing, runs on its whole block.
+CpuKernel describe(void* library, legate_fuse_kernel_fn whole)
+{
+  CpuKernel kernel;
+  kernel.whole     = whole;
+  const auto* flag = static_cast<const std::int32_t*>(dlsym(library, LEGATE_FUSE_SPLIT_SYMBOL));
+  kernel.split     = flag == nullptr ? 0U : static_cast<std::uint32_t>(*flag);
+  if ((kernel.split & LEGATE_FUSE_SPLIT_PARTIALS) != 0) {
+    kernel.part = reinterpret_cast<legate_fuse_part_fn>(dlsym(library, LEGATE_FUSE_PART_SYMBOL));
+    kernel.combine =
+        reinterpret_cast<legate_fuse_combine_fn>(dlsym(library, LEGATE_FUSE_COMBINE_SYMBOL));
+    const auto* count =
+        static_cast<const std::int32_t*>(dlsym(library, LEGATE_FUSE_PARTIAL_COUNT_SYMBOL));
+    kernel.partial_count = count == nullptr ? 0 : *count;
+    if (kernel.part == nullptr || kernel.combine == nullptr || kernel.partial_count <= 0) {
+      kernel.split = 0;
+    }
+  }
+  return kernel;
+}
+
+}  // namespace
 
 KernelRegistry& KernelRegistry::instance()
 {
@@ -29,7 +55,7 @@ void KernelRegistry::add_cpu(const std::string& id, const std::string& path,
   if (address == nullptr) {
     throw std::runtime_error("legate-fuse: kernel " + symbol + " not found in " + path);
   }
-  cpu_[id] = reinterpret_cast<legate_fuse_kernel_fn>(address);
+  cpu_[id] = describe(library, reinterpret_cast<legate_fuse_kernel_fn>(address));
 }
 
 void KernelRegistry::add_ptx(const std::string& id, const std::string& path,
@@ -39,7 +65,7 @@ void KernelRegistry::add_ptx(const std::string& id, const std::string& path,
   ptx_[id] = {path, symbol};
 }
 
-legate_fuse_kernel_fn KernelRegistry::cpu(const std::string& id)
+CpuKernel KernelRegistry::cpu(const std::string& id)
 {
   const std::lock_guard<std::mutex> guard{mutex_};
   if (auto hit = cpu_.find(id); hit != cpu_.end()) {

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "runtime/cpu_kernel.h"
 #include "runtime/kernel_abi.h"
 
 namespace legate_fuse {
@@ -29,7 +30,7 @@ class KernelRegistry {
   void add_ptx(const std::string& id, const std::string& path, const std::string& symbol);
 
   // The CPU kernel registered as `id`; throws std::runtime_error if there is none.
-  legate_fuse_kernel_fn cpu(const std::string& id);
+  CpuKernel cpu(const std::string& id);
 
   // The PTX file and symbol registered as `id`; throws std::runtime_error if there is none.
   std::pair<std::string, std::string> ptx(const std::string& id);
@@ -42,7 +43,7 @@ class KernelRegistry {
 
   std::mutex mutex_;
   std::unordered_map<std::string, void*> libraries_;  // path -> dlopen handle
-  std::unordered_map<std::string, legate_fuse_kernel_fn> cpu_;
+  std::unordered_map<std::string, CpuKernel> cpu_;
   std::unordered_map<std::string, std::pair<std::string, std::string>> ptx_;
 };
 

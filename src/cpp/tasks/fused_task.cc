@@ -10,6 +10,7 @@
 #include "runtime/cuda_driver.h"
 #include "runtime/kernel_abi.h"
 #include "runtime/kernel_registry.h"
+#include "runtime/kernel_threads.h"
 #include "runtime/launch_parameter.h"
 
 static_assert(LEGATE_MAX_DIM <= LEGATE_FUSE_MAX_DIM, "kernel ABI supports fewer dimensions");
@@ -25,6 +26,7 @@ struct Block {
   std::array<std::int64_t, LEGATE_FUSE_MAX_DIM> lo{};
   std::array<std::int64_t, LEGATE_FUSE_MAX_DIM> extents{};
   std::int64_t volume{};
+  std::int32_t launch_ndim{};  // before dimensions were merged
 };
 
 // The block of this point task: the intersection of its partitioned stores' domains. All are
@@ -142,6 +144,7 @@ Block local_block(legate::TaskContext& context)
   for (std::size_t i = 0; i < stores.size(); ++i) {
     block.arrays.push_back(describe_block(stores[i], domains[i], block));
   }
+  block.launch_ndim = block.ndim;
   coalesce(block);
   return block;
 }
@@ -174,9 +177,21 @@ void FusedTask::cpu_variant(legate::TaskContext context)
   if (block.volume == 0) {
     return;
   }
-  const legate_fuse_kernel_fn kernel = KernelRegistry::instance().cpu(kernel_id(context));
-  const std::vector<char> scalars    = kernel_scalars(context, block);
-  kernel(block.ndim, block.extents.data(), block.arrays.data(), scalars.data());
+  const std::vector<char> scalars = kernel_scalars(context, block);
+  KernelCall call;
+  call.kernel     = KernelRegistry::instance().cpu(kernel_id(context));
+  call.ndim       = block.ndim;
+  call.extents    = block.extents.data();
+  call.arrays     = block.arrays.data();
+  call.num_arrays = block.arrays.size();
+  call.scalars    = &scalars;
+  // The corner follows the run-time scalars; a kernel reads it only in a one-dimensional
+  // launch, whose merged outermost dimension is the launch's: any other runs whole.
+  call.corner_offset = scalars.size() - sizeof(block.lo);
+  if ((call.kernel.split & LEGATE_FUSE_SPLIT_MOVES_CORNER) != 0 && block.launch_ndim != 1) {
+    call.kernel.split = 0;
+  }
+  KernelThreads::instance().run(call);
 }
 
 void FusedTaskWithGpu::gpu_variant(legate::TaskContext context)

@@ -1,0 +1,43 @@
+"""How many threads a fused CPU kernel runs on (LEGATE_FUSE_THREADS; the threads themselves are
+src/cpp/runtime/kernel_threads.*).
+
+Legate runs a task on one of its CPU workers, one thread each. Where it has fewer workers than
+the process has cores (this project's default configuration on 2 cores: one worker, one core
+left to Python and Legate's runtime threads), a fused kernel may use the cores no worker holds
+while the program's thread waits: its block is split into ranges of rows, run at once. Only
+element-wise kernels split (no reduction, no argmin/argmax), so every element is computed by
+the same code from the same inputs, whatever the number of threads.
+"""
+
+from __future__ import annotations
+
+import os
+
+from legate_fuse import _tasks
+
+
+def usable_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def legate_cpu_workers() -> int:
+    from legate.core import TaskTarget, get_machine
+
+    return max(1, int(get_machine().count(TaskTarget.CPU)))
+
+
+def default_threads(cores: int, workers: int) -> int:
+    """The cores shared among the CPU workers (at least 1 each, at most 8: beyond that a
+    fused kernel is bound by memory bandwidth long before)."""
+    return max(1, min(8, cores // max(1, workers)))
+
+
+def apply(threads: int) -> int:
+    """Sets the threads per fused CPU kernel: `threads`, or with 0 the default for this process
+    and Legate's machine; returns the number set."""
+    chosen = threads if threads > 0 else default_threads(usable_cores(), legate_cpu_workers())
+    _tasks.set_kernel_threads(chosen)
+    return chosen

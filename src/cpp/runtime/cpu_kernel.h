@@ -1,0 +1,20 @@
+#pragma once
+
+#include <cstdint>
+
+#include "runtime/kernel_abi.h"
+
+namespace legate_fuse {
+
+// A compiled CPU kernel as its shared object defines it (runtime/kernel_abi.h): the kernel,
+// its LEGATE_FUSE_SPLIT_* flags, and with LEGATE_FUSE_SPLIT_PARTIALS its part form and the
+// function that combines a part's values.
+struct CpuKernel {
+  legate_fuse_kernel_fn whole{};
+  std::uint32_t split{};
+  legate_fuse_part_fn part{};
+  legate_fuse_combine_fn combine{};
+  std::int32_t partial_count{};
+};
+
+}  // namespace legate_fuse

@@ -1,0 +1,179 @@
+#include "runtime/kernel_threads.h"
+
+#include <algorithm>
+#include <cstring>
+#include <thread>
+
+#ifdef __linux__
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
+#endif
+
+namespace legate_fuse {
+
+RowParts row_parts(std::int64_t rows, std::int64_t row_volume, std::int64_t min_elements,
+                   std::int64_t multiple)
+{
+  if (rows <= 0 || row_volume <= 0) {
+    return {rows, rows > 0 ? 1 : 0};
+  }
+  std::int64_t per_part = std::max<std::int64_t>(1, (min_elements + row_volume - 1) / row_volume);
+  per_part              = (per_part + multiple - 1) / multiple * multiple;
+  return {per_part, (rows + per_part - 1) / per_part};
+}
+
+void part_call(const KernelCall& call, std::int64_t first_row, std::int64_t rows,
+               std::vector<legate_fuse_array>& arrays, std::vector<std::int64_t>& extents,
+               std::vector<char>& scalars)
+{
+  arrays.assign(call.arrays, call.arrays + call.num_arrays);
+  for (auto& array : arrays) {
+    array.data += first_row * array.strides[0];
+  }
+  extents.assign(call.extents, call.extents + call.ndim);
+  extents[0] = rows;
+  scalars    = *call.scalars;
+  if ((call.kernel.split & LEGATE_FUSE_SPLIT_MOVES_CORNER) != 0) {
+    std::int64_t corner = 0;
+    std::memcpy(&corner, scalars.data() + call.corner_offset, sizeof(corner));
+    corner += first_row;
+    std::memcpy(scalars.data() + call.corner_offset, &corner, sizeof(corner));
+  }
+}
+
+namespace {
+
+// A helper starts with the affinity of the Legate worker that started it, which Legate pins to
+// a core of its own: the helper would share it (measured: no faster than one thread). It takes
+// the process's (its main thread's) instead, and runs wherever a core is free.
+void unpin()
+{
+#ifdef __linux__
+  cpu_set_t cores;
+  CPU_ZERO(&cores);
+  if (sched_getaffinity(getpid(), sizeof(cores), &cores) == 0) {
+    sched_setaffinity(0, sizeof(cores), &cores);
+  }
+#endif
+}
+
+}  // namespace
+
+KernelThreads& KernelThreads::instance()
+{
+  // Never destroyed: its helpers wait for work until the process ends, and a thread still
+  // joinable at destruction would end the process.
+  static auto* threads = new KernelThreads();
+  return *threads;
+}
+
+void KernelThreads::set_threads(int threads) { threads_.store(std::max(1, threads)); }
+
+void KernelThreads::run(const KernelCall& call)
+{
+  const CpuKernel& kernel = call.kernel;
+  const int threads       = threads_.load();
+  const bool partials     = (kernel.split & LEGATE_FUSE_SPLIT_PARTIALS) != 0;
+  // Element-wise kernels split only to use other threads; kernels with partials always run in
+  // their parts, so that their result does not depend on the threads.
+  if (call.ndim == 0 || (kernel.split & LEGATE_FUSE_SPLIT_ROWS) == 0 ||
+      (threads < 2 && !partials)) {
+    kernel.whole(call.ndim, call.extents, call.arrays, call.scalars->data());
+    return;
+  }
+  std::int64_t row_volume = 1;
+  for (std::int32_t d = 1; d < call.ndim; ++d) {
+    row_volume *= call.extents[d];
+  }
+  Job job;
+  job.call = &call;
+  job.rows = call.extents[0];
+  job.parts =
+      row_parts(job.rows, row_volume, kMinPartElements, call.ndim == 1 ? kElementAlignment : 1);
+  if (job.parts.parts < 2) {
+    kernel.whole(call.ndim, call.extents, call.arrays, call.scalars->data());
+    return;
+  }
+  const std::size_t part_bytes =
+      static_cast<std::size_t>(kernel.partial_count) * LEGATE_FUSE_PARTIAL_SLOT;
+  std::vector<char> slots(partials ? part_bytes * static_cast<std::size_t>(job.parts.parts) : 0);
+  job.partials = partials ? slots.data() : nullptr;
+  std::unique_lock<std::mutex> busy{busy_, std::defer_lock};
+  if (threads > 1 && busy.try_lock()) {
+    run_on_helpers(job, threads);
+  } else {
+    run_parts(job);  // one thread, or the helpers are another point task's now
+  }
+  for (std::int64_t part = 0; partials && part < job.parts.parts; ++part) {
+    kernel.combine(call.arrays, slots.data() + part_bytes * static_cast<std::size_t>(part));
+  }
+}
+
+void KernelThreads::run_on_helpers(Job& job, int threads)
+{
+  {
+    const std::lock_guard<std::mutex> guard{mutex_};
+    for (; helpers_ < threads - 1; ++helpers_) {
+      std::thread{[this] { help(); }}.detach();
+    }
+    job_ = &job;
+    ++generation_;
+  }
+  wake_.notify_all();
+  run_parts(job);
+  // Every part has been taken: wait for the helpers still running theirs, and let none start.
+  std::unique_lock<std::mutex> lock{mutex_};
+  job_ = nullptr;
+  done_.wait(lock, [&] { return working_ == 0; });
+  split_runs_.fetch_add(1);
+}
+
+void KernelThreads::run_parts(Job& job)
+{
+  std::vector<legate_fuse_array> arrays;
+  std::vector<std::int64_t> extents;
+  std::vector<char> scalars;
+  const KernelCall& call = *job.call;
+  const std::size_t bytes =
+      static_cast<std::size_t>(call.kernel.partial_count) * LEGATE_FUSE_PARTIAL_SLOT;
+  for (std::int64_t part = job.next.fetch_add(1); part < job.parts.parts;
+       part              = job.next.fetch_add(1)) {
+    const std::int64_t first = part * job.parts.rows_per_part;
+    const std::int64_t rows  = std::min(job.parts.rows_per_part, job.rows - first);
+    part_call(call, first, rows, arrays, extents, scalars);
+    if (job.partials != nullptr) {
+      call.kernel.part(call.ndim, extents.data(), arrays.data(), scalars.data(),
+                       job.partials + bytes * static_cast<std::size_t>(part));
+    } else {
+      call.kernel.whole(call.ndim, extents.data(), arrays.data(), scalars.data());
+    }
+  }
+}
+
+void KernelThreads::help()
+{
+#ifdef __linux__
+  pthread_setname_np(pthread_self(), "lf-kernel");  // as the tests and `top -H` find it
+#endif
+  unpin();
+  std::uint64_t seen = 0;
+  std::unique_lock<std::mutex> lock{mutex_};
+  for (;;) {
+    wake_.wait(lock, [&] { return generation_ != seen; });
+    seen = generation_;
+    if (job_ == nullptr) {
+      continue;  // finished before this helper woke
+    }
+    Job& job = *job_;
+    ++working_;
+    lock.unlock();
+    run_parts(job);
+    lock.lock();
+    if (--working_ == 0) {
+      done_.notify_all();
+    }
+  }
+}
+
+}  // namespace legate_fuse

@@ -1,0 +1,105 @@
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "runtime/cpu_kernel.h"
+
+namespace legate_fuse {
+
+// One call of a CPU kernel on a point task's block (runtime/kernel_abi.h), after its
+// dimensions were merged.
+struct KernelCall {
+  CpuKernel kernel;
+  std::int32_t ndim{};
+  const std::int64_t* extents{};
+  const legate_fuse_array* arrays{};
+  std::size_t num_arrays{};
+  const std::vector<char>* scalars{};
+  // Where the block's lower corner begins in `scalars` (moved for each part of a kernel that
+  // reads it).
+  std::size_t corner_offset{};
+};
+
+// How a block of `rows` rows of `row_volume` elements is split: parts of `rows_per_part` rows
+// (the last one shorter), at least `min_elements` elements each where the rows allow, each
+// a multiple of `multiple` rows. It depends on the block alone, never on the threads.
+struct RowParts {
+  std::int64_t rows_per_part{};
+  std::int64_t parts{};
+};
+RowParts row_parts(std::int64_t rows, std::int64_t row_volume, std::int64_t min_elements,
+                   std::int64_t multiple);
+
+// The part of `call`'s block that starts `first_row` rows in and has `rows` rows, as a call
+// of its own: its arrays, extents and scalars are written into the given buffers.
+void part_call(const KernelCall& call, std::int64_t first_row, std::int64_t rows,
+               std::vector<legate_fuse_array>& arrays, std::vector<std::int64_t>& extents,
+               std::vector<char>& scalars);
+
+// The threads a fused CPU task's kernel runs on: the point task's own, and `threads() - 1`
+// helpers, which take parts of a block whose kernel says it may be split (runtime/kernel_abi.h:
+// element-wise work, and reductions into single values through partials). Where Legate runs
+// one CPU worker per core this stays 1 (the workers already use every core); where it leaves
+// cores to Python and its own runtime threads (one CPU worker on 2 cores), a large kernel uses
+// them too while they are idle. Results are the same whatever the number: each element is
+// computed by the same code from the same inputs, and a kernel with partials runs in the same
+// parts, its partials combined in the same order, with 1 thread as with 8.
+class KernelThreads {
+ public:
+  static KernelThreads& instance();
+
+  // Threads per kernel call, the caller's included; 1 runs every part on the caller.
+  void set_threads(int threads);
+  [[nodiscard]] int threads() const { return threads_.load(); }
+
+  void run(const KernelCall& call);
+
+  // Kernel calls whose parts ran on more than one thread so far (statistics and tests).
+  [[nodiscard]] std::uint64_t split_runs() const { return split_runs_.load(); }
+
+  // Parts of at least this many elements: smaller ones cost more in waking a helper and in
+  // claiming them than they save. Fixed, so that a reduction's parts do not depend on the
+  // threads.
+  static constexpr std::int64_t kMinPartElements = std::int64_t{1} << 16;
+  // A one-dimensional block is split at multiples of this many elements: every element keeps
+  // its place within vector lanes and alignment, so a compiled loop takes the same path for
+  // it (its vector body or its scalar remainder) whatever the split.
+  static constexpr std::int64_t kElementAlignment = 64;
+
+  KernelThreads(const KernelThreads&)            = delete;
+  KernelThreads& operator=(const KernelThreads&) = delete;
+
+ private:
+  KernelThreads() = default;
+
+  struct Job {
+    const KernelCall* call{};
+    RowParts parts{};
+    std::int64_t rows{};
+    char* partials{};  // partial_count slots per part, or null
+    std::atomic<std::int64_t> next{0};
+  };
+
+  void run_on_helpers(Job& job, int threads);
+  void help();
+  static void run_parts(Job& job);
+
+  std::atomic<int> threads_{1};
+  std::atomic<std::uint64_t> split_runs_{0};
+  std::mutex busy_;  // held by the call whose parts the helpers run
+
+  std::mutex mutex_;  // guards the fields below
+  std::condition_variable wake_;
+  std::condition_variable done_;
+  Job* job_{};
+  std::uint64_t generation_{};
+  int working_{};  // helpers inside the current job
+  int helpers_{};
+};
+
+}  // namespace legate_fuse

@@ -3,7 +3,8 @@ from legate_fuse.counters import Stats, format_stats
 EXPECTED_KEYS = {
     "tasks_seen", "tasks_held", "tasks_fused", "fused_launches", "temporaries_eliminated",
     "bytes_not_allocated", "arrays_in_shared_memory", "windows_planned", "plan_cache_hits",
-    "kernel_cache_hits", "compile_seconds", "kernels_compiling", "tasks_built_at_once",
+    "kernel_cache_hits", "compile_seconds", "kernels_compiling", "kernel_threads",
+    "split_kernel_runs", "tasks_built_at_once",
     "payoff_rounds", "payoff_rounds_unfused",
     "tasks_unfused_by_payoff", "steps_aside", "copies_attached_read_only", "flushes",
 }

@@ -46,7 +46,9 @@ namespace {
 
 // A helper starts with the affinity of the Legate worker that started it, which Legate pins to
 // a core of its own: the helper would share it (measured: no faster than one thread). It takes
-// the process's (its main thread's) instead, and runs wherever a core is free.
+// the process's (its main thread's) instead, and runs wherever a core is free; in the idle
+// scheduling class, so that it never delays the program's Python thread or Legate's runtime
+// threads (a helper they interrupt mid-part is moved to the core whose worker waits for it).
 void unpin()
 {
 #ifdef __linux__
@@ -55,6 +57,8 @@ void unpin()
   if (sched_getaffinity(getpid(), sizeof(cores), &cores) == 0) {
     sched_setaffinity(0, sizeof(cores), &cores);
   }
+  sched_param idle{};
+  pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);
 #endif
 }
 
@@ -99,29 +103,31 @@ void KernelThreads::run(const KernelCall& call)
       static_cast<std::size_t>(kernel.partial_count) * LEGATE_FUSE_PARTIAL_SLOT;
   std::vector<char> slots(partials ? part_bytes * static_cast<std::size_t>(job.parts.parts) : 0);
   job.partials = partials ? slots.data() : nullptr;
+  job.taken    = std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(job.parts.parts));
   std::unique_lock<std::mutex> busy{busy_, std::defer_lock};
   if (threads > 1 && busy.try_lock()) {
-    run_on_helpers(job, threads);
+    job.threads = threads;
+    run_on_helpers(job);
   } else {
-    run_parts(job);  // one thread, or the helpers are another point task's now
+    run_parts(job, 0);  // one thread, or the helpers are another point task's now
   }
   for (std::int64_t part = 0; partials && part < job.parts.parts; ++part) {
     kernel.combine(call.arrays, slots.data() + part_bytes * static_cast<std::size_t>(part));
   }
 }
 
-void KernelThreads::run_on_helpers(Job& job, int threads)
+void KernelThreads::run_on_helpers(Job& job)
 {
   {
     const std::lock_guard<std::mutex> guard{mutex_};
-    for (; helpers_ < threads - 1; ++helpers_) {
-      std::thread{[this] { help(); }}.detach();
+    for (; helpers_ < job.threads - 1; ++helpers_) {
+      std::thread{[this, index = helpers_ + 1] { help(index); }}.detach();
     }
     job_ = &job;
     ++generation_;
   }
   wake_.notify_all();
-  run_parts(job);
+  run_parts(job, 0);
   // Every part has been taken: wait for the helpers still running theirs, and let none start.
   std::unique_lock<std::mutex> lock{mutex_};
   job_ = nullptr;
@@ -129,16 +135,24 @@ void KernelThreads::run_on_helpers(Job& job, int threads)
   split_runs_.fetch_add(1);
 }
 
-void KernelThreads::run_parts(Job& job)
+void KernelThreads::run_parts(Job& job, int index)
 {
+  if (index >= job.threads) {
+    return;  // a helper beyond this job's threads
+  }
   std::vector<legate_fuse_array> arrays;
   std::vector<std::int64_t> extents;
   std::vector<char> scalars;
   const KernelCall& call = *job.call;
+  const std::int64_t all = job.parts.parts;
   const std::size_t bytes =
       static_cast<std::size_t>(call.kernel.partial_count) * LEGATE_FUSE_PARTIAL_SLOT;
-  for (std::int64_t part = job.next.fetch_add(1); part < job.parts.parts;
-       part              = job.next.fetch_add(1)) {
+  const std::int64_t first_part = all * index / job.threads;
+  for (std::int64_t step = 0; step < all; ++step) {
+    const std::int64_t part = (first_part + step) % all;
+    if (job.taken[static_cast<std::size_t>(part)].exchange(true)) {
+      continue;
+    }
     const std::int64_t first = part * job.parts.rows_per_part;
     const std::int64_t rows  = std::min(job.parts.rows_per_part, job.rows - first);
     part_call(call, first, rows, arrays, extents, scalars);
@@ -151,7 +165,7 @@ void KernelThreads::run_parts(Job& job)
   }
 }
 
-void KernelThreads::help()
+void KernelThreads::help(int index)
 {
 #ifdef __linux__
   pthread_setname_np(pthread_self(), "lf-kernel");  // as the tests and `top -H` find it
@@ -168,7 +182,7 @@ void KernelThreads::help()
     Job& job = *job_;
     ++working_;
     lock.unlock();
-    run_parts(job);
+    run_parts(job, index);
     lock.lock();
     if (--working_ == 0) {
       done_.notify_all();

@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <vector>
 
@@ -82,12 +83,18 @@ class KernelThreads {
     RowParts parts{};
     std::int64_t rows{};
     char* partials{};  // partial_count slots per part, or null
-    std::atomic<std::int64_t> next{0};
+    int threads{1};    // the caller and the helpers that may take parts
+    // Whether each part was taken. Thread t (the caller is 0) takes the parts from
+    // t * parts / threads on, then goes on past the end of its share into the next one's: each
+    // thread runs its own share of the block, the same rows every time the kernel runs on it
+    // (so its data stays in that core's cache), and one that finishes early takes the parts a
+    // late one has not reached.
+    std::unique_ptr<std::atomic<bool>[]> taken;
   };
 
-  void run_on_helpers(Job& job, int threads);
-  void help();
-  static void run_parts(Job& job);
+  void run_on_helpers(Job& job);
+  void help(int index);
+  static void run_parts(Job& job, int index);
 
   std::atomic<int> threads_{1};
   std::atomic<std::uint64_t> split_runs_{0};

@@ -179,9 +179,9 @@ class Config:
         fallback=default_cache_dir,
     )
     compile_mode: str = setting(
-        "LEGATE_FUSE_COMPILE", "wait", one_of(COMPILE_MODES),
-        "wait: a fused group's first launch waits for its kernel; background (experimental): "
-        "the group runs unfused while its kernel compiles at low priority, fused once ready.",
+        "LEGATE_FUSE_COMPILE", "background", one_of(COMPILE_MODES),
+        "background: a fused group runs unfused while its kernel compiles at low priority, "
+        "fused once ready; wait: its first launch waits for its kernel.",
     )
     compile_jobs: int = setting(
         "LEGATE_FUSE_COMPILE_JOBS", 0, integer_at_least(1, "not a number of compilers"),

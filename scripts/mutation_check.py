@@ -849,6 +849,12 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_every_function_is_vectorised_and_within_the_stated_ulps",),
         "in fast mode the kernels' math functions are the vector math library's"),
     Mutation(
+        "compile-in-the-background-by-default", "legate_fuse/settings.py",
+        '        "LEGATE_FUSE_COMPILE", "background", one_of(COMPILE_MODES),\n',
+        '        "LEGATE_FUSE_COMPILE", "wait", one_of(COMPILE_MODES),\n',
+        (f"{BACKGROUND}::test_by_default_kernels_compile_in_the_background",),
+        "by default a program never waits for a compiler"),
+    Mutation(
         "math-exact-by-default", "legate_fuse/settings.py",
         '        "LEGATE_FUSE_MATH", "exact", one_of(MATH_MODES),\n',
         '        "LEGATE_FUSE_MATH", "fast", one_of(MATH_MODES),\n',

@@ -1,4 +1,4 @@
-"""Kernels compiled while the program runs on (LEGATE_FUSE_COMPILE=background, experimental).
+"""Kernels compiled while the program runs on (LEGATE_FUSE_COMPILE=background, the default).
 
 A tiered JIT runs a function in its first tier while the optimising compiler works, and
 switches when the code is ready. Here the first tier is the program's own tasks: a fused group

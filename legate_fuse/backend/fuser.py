@@ -38,11 +38,6 @@ from legate_fuse.task_timer import TaskTimer
 
 logger = logging.getLogger("legate_fuse")
 
-# Said once when kernels compile in the background (docs/SETTINGS.md, LEGATE_FUSE_COMPILE).
-EXPERIMENTAL_BACKGROUND = (
-    "LEGATE_FUSE_COMPILE=background is experimental: groups run unfused until their kernels "
-    "are built by builder processes (see LEGATE_FUSE_COMPILE in the settings' documentation)")
-
 # Failures the plugin expects (their messages say what went wrong); any other exception is
 # reported with its type, and falls back just the same.
 EXPECTED_ERRORS = (UnsupportedGroup, CompileError, _core.UnsupportedError, RuntimeError, OSError)
@@ -275,7 +270,6 @@ def make_fuser(stats: Stats, config: Config, runtime: Callable[[], Any],
     # Over several processes, every rank must launch the same tasks: one whose kernel is ready
     # would launch the fused task while another, still compiling, launched the originals.
     if config.compile_mode == "background" and process_count() == 1:
-        logger.warning(EXPERIMENTAL_BACKGROUND)
         settings = finish_kernels.BuildSettings(kernels, config.c_compiler, config.math, gpu_arch)
 
         def hand_over(jobs: list[Job]) -> None:

@@ -1,4 +1,4 @@
-"""LEGATE_FUSE_COMPILE=background (experimental; wait is the default): a fused group whose
+"""LEGATE_FUSE_COMPILE=background (the default; the tests otherwise set wait): a fused group whose
 kernel is not in the cache runs its original tasks while the kernel compiles, and the fused task
 takes over once it is ready; the results are the same either way. At exit, the kernels left
 compiling are built by a process of their own, and the program does not wait for them."""
@@ -171,9 +171,7 @@ def run_program(cache: Path, steps: int, until_fused: bool = False, pause: float
     result = run([sys.executable, "-c", program], **settings)
     seconds = time.perf_counter() - start
     assert result.returncode == 0, result.stderr[-3000:]
-    # One warning: the mode is experimental (docs/SETTINGS.md); no other.
-    warnings = [line for line in result.stderr.splitlines() if "WARNING" in line]
-    assert all("experimental" in line for line in warnings), result.stderr[-3000:]
+    assert "WARNING" not in result.stderr, result.stderr[-3000:]
     line = next(ln for ln in result.stdout.splitlines() if ln.startswith("RESULT "))
     report: dict[str, object] = json.loads(line[len("RESULT "):])
     return report, seconds
@@ -222,6 +220,15 @@ def test_the_program_does_not_wait_for_compilers_at_exit(tmp_path: Path) -> None
     assert isinstance(stats, dict)
     assert stats["fused_launches"] > 0 and stats["kernels_compiling"] == 0
     assert stats["kernel_cache_hits"] > 0 and stats["compile_seconds"] == 0
+
+
+def test_by_default_kernels_compile_in_the_background(tmp_path: Path) -> None:
+    """No LEGATE_FUSE_COMPILE: the first window runs unfused while its kernel compiles."""
+    report, _ = run_program(tmp_path, steps=1, LEGATE_FUSE_COMPILE="")
+    stats = report["stats"]
+    assert isinstance(stats, dict) and stats["fused_launches"] == 0
+    reasons = [why for kind in stats["unfused"].values() for why in kind["why"]]
+    assert unfused.KERNEL_COMPILING in reasons
 
 
 def test_wait_mode_fuses_from_the_first_window(tmp_path: Path) -> None:

@@ -53,7 +53,7 @@ def other_value(setting: settings.Setting[Any]) -> str:
     if isinstance(default, bool):
         return "0" if default else "1"
     special = {"LEGATE_FUSE_LOG_LEVEL": "debug", "LEGATE_FUSE_LOG": "plan",
-               "LEGATE_FUSE_STATS": "1", "LEGATE_FUSE_COMPILE": "background",
+               "LEGATE_FUSE_STATS": "1", "LEGATE_FUSE_COMPILE": "wait",
                "LEGATE_FUSE_MATH": "fast",
                # Its default is found at run time (1 to 8): never 9.
                "LEGATE_FUSE_COMPILE_JOBS": "9"}
@@ -154,13 +154,13 @@ def test_unknown_statistics_value_names_accepted_values() -> None:
         settings.load({"LEGATE_FUSE_STATS": "yaml"})
 
 
-def test_kernels_compile_before_their_first_launch_by_default_on_half_the_cores() -> None:
+def test_kernels_compile_in_the_background_by_default_on_half_the_cores() -> None:
     config = settings.load({})
-    assert config.compile_mode == "wait"
+    assert config.compile_mode == "background"
     assert 1 <= config.compile_jobs <= 8
     cores = len(os.sched_getaffinity(0))
     assert config.compile_jobs == max(1, min(8, cores // 2))
-    assert settings.load({"LEGATE_FUSE_COMPILE": "BACKGROUND"}).compile_mode == "background"
+    assert settings.load({"LEGATE_FUSE_COMPILE": "WAIT"}).compile_mode == "wait"
     assert settings.load({"LEGATE_FUSE_COMPILE_JOBS": "3"}).compile_jobs == 3
 
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ab import FILL_CACHE, run_once
+from ab import FILL_CACHE, checksum_disagreement, run_once
 
 from legate_fuse.counters import format_stats
 
@@ -37,14 +37,21 @@ def main() -> None:
     for label, run in (("fusion off", off), ("fusion on ", on)):
         print(f"  {label}: sum of call+put prices = {run['checksum']:.10g}   "
               f"{run['seconds_per_iteration'] * 1e3:8.2f} ms/iteration")
-    same = "identical" if off["checksum"] == on["checksum"] else "DIFFERENT"
+    problem = checksum_disagreement([off["checksum"]], [on["checksum"]])
+    if problem:
+        same = "DIFFERENT"
+    elif off["checksum"] == on["checksum"]:
+        same = "identical"
+    else:
+        difference = abs(on["checksum"] - off["checksum"]) / abs(off["checksum"])
+        same = f"agree (the sum, taken in parts with fusion, within {difference:.1g} relative)"
     speedup = off["seconds_per_iteration"] / on["seconds_per_iteration"]
     print(f"  results: {same}; speedup (off/on): {speedup:.2f}x; peak memory "
           f"{off['peak_rss_mb']:.0f} MiB off, {on['peak_rss_mb']:.0f} MiB on")
     print(format_stats(on["fusion"]))
     if on["fusion"]["tasks_fused"] == 0:
         print("note: no task was fused in this run; the window only held and replayed tasks")
-    if same != "identical":
+    if problem:
         sys.exit(1)
 
 

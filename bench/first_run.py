@@ -4,7 +4,7 @@
 
 For each of cuPyNumeric's examples chosen (bench/examples.py's PROGRAMS; by default those with
 element-wise chains), N rounds of: fusion off; fusion on with an empty kernel cache and
-LEGATE_FUSE_COMPILE=background; the same with LEGATE_FUSE_COMPILE=wait (the default). Each fused
+LEGATE_FUSE_COMPILE=background (the default); the same with LEGATE_FUSE_COMPILE=wait. Each fused
 run gets a new cache folder, so every kernel, and every check of a vector form, is built in it;
 after the run, the next waits (untimed) until the kernels the run handed over at its exit are
 built, so that no run shares the cores with another's compiler. Reports the program's own time

@@ -724,10 +724,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a kernel helper runs on any core of the process, not on its Legate worker's"),
     Mutation(
         "reduction-parts-independent-of-threads", "src/cpp/runtime/kernel_threads.cc",
-        "      row_parts(job.rows, row_volume, kMinPartElements, call.ndim == 1 ? "
-        "kElementAlignment : 1);\n",
-        "      row_parts(job.rows, row_volume, kMinPartElements / threads, call.ndim == 1 ? "
-        "kElementAlignment : 1);\n",
+        "  job.parts = row_parts(job.rows, row_volume, min_part_elements_.load(),\n",
+        "  job.parts = row_parts(job.rows, row_volume, min_part_elements_.load() / threads,\n",
         ("tests/integration/test_kernel_threads.py::test_results_do_not_depend_on_the_threads",),
         "a reduction's parts are the block's, never the threads': the same bits with any"),
     Mutation(

@@ -20,6 +20,13 @@ del os.environ["LEGATE_FUSE_COMPILE"]
 
 import cupynumeric  # noqa: E402, F401  (must follow enable())
 
+from legate_fuse import _tasks  # noqa: E402
+
+# Fused kernels run in parts of at least 64 elements here (65,536 in real programs: see
+# LEGATE_FUSE_THREADS), so that the generated arrays, a few thousand elements at most, cross
+# part boundaries, and their parts run on the helper threads where Legate leaves a core.
+_tasks.set_kernel_part_elements(64)
+
 # Campaign counters, printed at the end of the run.
 COUNTS: Counter[str] = Counter()
 
@@ -66,6 +73,7 @@ def reads_before_unfused() -> int:
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
+    COUNTS["fused kernels run in parts on several threads"] = _tasks.split_kernel_runs()
     if COUNTS:
         terminalreporter.write_line("fuzz: " + ", ".join(f"{k} {v}" for k, v in
                                                            sorted(COUNTS.items())))

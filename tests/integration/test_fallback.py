@@ -224,7 +224,10 @@ def test_two_processes_compiling_the_same_kernels_at_once(tmp_path: Path) -> Non
     import subprocess
 
     environ = {k: v for k, v in os.environ.items() if not k.startswith("LEGATE_FUSE")}
-    environ.update(LEGATE_FUSE="1", LEGATE_FUSE_CACHE_DIR=str(tmp_path))
+    # Both compile each kernel before its first launch, at the same time (in the background, the
+    # builders of one might still work after both exited).
+    environ.update(LEGATE_FUSE="1", LEGATE_FUSE_CACHE_DIR=str(tmp_path),
+                   LEGATE_FUSE_COMPILE="wait")
     processes = [subprocess.Popen([sys.executable, "-c", PROGRAM], stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True, env=environ)
                  for _ in range(2)]

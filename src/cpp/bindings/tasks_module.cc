@@ -1,6 +1,8 @@
 // Python binding of the Legate task library. Binding only: the logic lives in tasks/.
 #include <pybind11/pybind11.h>
 
+#include <cstdint>
+
 #include "runtime/cuda_driver.h"
 #include "runtime/kernel_abi.h"
 #include "runtime/kernel_registry.h"
@@ -38,6 +40,14 @@ PYBIND11_MODULE(_tasks, m)
   m.def(
       "kernel_threads", []() { return legate_fuse::KernelThreads::instance().threads(); },
       "Threads each fused CPU kernel may run on");
+  m.def(
+      "set_kernel_part_elements",
+      [](std::int64_t elements) {
+        legate_fuse::KernelThreads::instance().set_min_part_elements(elements);
+      },
+      pybind11::arg("elements"),
+      "For tests: split fused CPU kernels into parts of at least this many elements (default "
+      "65,536), so that small arrays run in parts too");
   m.def(
       "split_kernel_runs", []() { return legate_fuse::KernelThreads::instance().split_runs(); },
       "Fused CPU kernels run in parts on several threads so far, in this process");

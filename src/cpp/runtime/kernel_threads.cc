@@ -74,6 +74,11 @@ KernelThreads& KernelThreads::instance()
 
 void KernelThreads::set_threads(int threads) { threads_.store(std::max(1, threads)); }
 
+void KernelThreads::set_min_part_elements(std::int64_t elements)
+{
+  min_part_elements_.store(std::max<std::int64_t>(1, elements));
+}
+
 void KernelThreads::run(const KernelCall& call)
 {
   const CpuKernel& kernel = call.kernel;
@@ -91,10 +96,10 @@ void KernelThreads::run(const KernelCall& call)
     row_volume *= call.extents[d];
   }
   Job job;
-  job.call = &call;
-  job.rows = call.extents[0];
-  job.parts =
-      row_parts(job.rows, row_volume, kMinPartElements, call.ndim == 1 ? kElementAlignment : 1);
+  job.call  = &call;
+  job.rows  = call.extents[0];
+  job.parts = row_parts(job.rows, row_volume, min_part_elements_.load(),
+                        call.ndim == 1 ? kElementAlignment : 1);
   if (job.parts.parts < 2) {
     kernel.whole(call.ndim, call.extents, call.arrays, call.scalars->data());
     return;

@@ -63,6 +63,11 @@ class KernelThreads {
   // Kernel calls whose parts ran on more than one thread so far (statistics and tests).
   [[nodiscard]] std::uint64_t split_runs() const { return split_runs_.load(); }
 
+  // Parts of at least `elements` elements (kMinPartElements unless a test asks for small
+  // parts, to split the small arrays it generates).
+  void set_min_part_elements(std::int64_t elements);
+  [[nodiscard]] std::int64_t min_part_elements() const { return min_part_elements_.load(); }
+
   // Parts of at least this many elements: smaller ones cost more in waking a helper and in
   // claiming them than they save. Fixed, so that a reduction's parts do not depend on the
   // threads.
@@ -98,6 +103,7 @@ class KernelThreads {
 
   std::atomic<int> threads_{1};
   std::atomic<std::uint64_t> split_runs_{0};
+  std::atomic<std::int64_t> min_part_elements_{kMinPartElements};
   std::mutex busy_;  // held by the call whose parts the helpers run
 
   std::mutex mutex_;  // guards the fields below

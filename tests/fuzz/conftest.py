@@ -6,7 +6,10 @@ from __future__ import annotations
 import os
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from typing import Any
+
+import pytest
 
 import legate_fuse
 from legate_fuse import session as fusion_session
@@ -21,11 +24,6 @@ del os.environ["LEGATE_FUSE_COMPILE"]
 import cupynumeric  # noqa: E402, F401  (must follow enable())
 
 from legate_fuse import _tasks  # noqa: E402
-
-# Fused kernels run in parts of at least 64 elements here (65,536 in real programs: see
-# LEGATE_FUSE_THREADS), so that the generated arrays, a few thousand elements at most, cross
-# part boundaries, and their parts run on the helper threads where Legate leaves a core.
-_tasks.set_kernel_part_elements(64)
 
 # Campaign counters, printed at the end of the run.
 COUNTS: Counter[str] = Counter()
@@ -70,6 +68,20 @@ def reads_before_unfused() -> int:
     if payoff is None:
         return sys.maxsize
     return payoff.settings.warmup_reads + payoff.settings.phase_reads
+
+
+@pytest.fixture(autouse=True, scope="module")
+def small_kernel_parts() -> Iterator[None]:
+    """Fused kernels run in parts of at least 64 elements in these tests (65,536 in real
+    programs: see LEGATE_FUSE_THREADS), so that the generated arrays, a few thousand elements
+    at most, cross part boundaries, and their parts run on the helper threads where Legate
+    leaves a core. Only here: the setting is the process's, and other tests share it."""
+    before = _tasks.kernel_part_elements()
+    _tasks.set_kernel_part_elements(64)
+    try:
+        yield
+    finally:
+        _tasks.set_kernel_part_elements(before)
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -49,6 +49,10 @@ PYBIND11_MODULE(_tasks, m)
       "For tests: split fused CPU kernels into parts of at least this many elements (default "
       "65,536), so that small arrays run in parts too");
   m.def(
+      "kernel_part_elements",
+      []() { return legate_fuse::KernelThreads::instance().min_part_elements(); },
+      "The least number of elements in a part of a split fused CPU kernel");
+  m.def(
       "split_kernel_runs", []() { return legate_fuse::KernelThreads::instance().split_runs(); },
       "Fused CPU kernels run in parts on several threads so far, in this process");
   m.def(

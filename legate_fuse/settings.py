@@ -81,15 +81,19 @@ class Setting(Generic[T]):
         return f"{SETTINGS_DOC}#{self.name.lower()}"
 
 
+def usable_cores() -> int:
+    """The CPU cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
 def default_compile_jobs(environ: Mapping[str, str]) -> int:
     """Half the CPU cores this process may run on, at least 1 and at most 8: the other half
     is Legate's. On 2 cores, one compiler beside cuPyNumeric's Black-Scholes-greeks example
     cost it nothing measurable, two cost it 1.4x (sharing the cores' caches and units)."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    return max(1, min(8, cores // 2))
+    return max(1, min(8, usable_cores() // 2))
 
 
 def default_cache_dir(environ: Mapping[str, str]) -> str:

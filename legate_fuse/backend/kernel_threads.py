@@ -11,16 +11,8 @@ the same code from the same inputs, whatever the number of threads.
 
 from __future__ import annotations
 
-import os
-
 from legate_fuse import _tasks
-
-
-def usable_cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
+from legate_fuse.settings import usable_cores
 
 
 def legate_cpu_workers() -> int:

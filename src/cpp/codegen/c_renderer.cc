@@ -55,10 +55,13 @@ class Renderer {
       // first index plus the position in the row.
       out << "#define LF_INDEX (lf_row_start + i)\n\n";
     }
-    write_function(out, false);
     if (!split_flags().empty() && value_reductions() > 0) {
+      // The loop once, in its part form: the whole block is one part, combined.
       write_function(out, true);
       write_combine(out);
+      write_whole_as_one_part(out);
+    } else {
+      write_function(out, false);
     }
     out << split_flags();
     return out.str();
@@ -209,6 +212,17 @@ class Renderer {
     out << "}\n";
   }
 
+  // The kernel of a block not split: its part form over the whole block, then the combine.
+  void write_whole_as_one_part(std::ostringstream& out) const
+  {
+    out << "void " << KERNEL_SYMBOL
+        << "(int32_t ndim, const int64_t* extents, const legate_fuse_array* arrays, "
+           "const void* scalars)\n{\n  char lf_partial["
+        << LEGATE_FUSE_PARTIAL_SLOT * value_reductions() << "];\n  " << LEGATE_FUSE_PART_SYMBOL
+        << "(ndim, extents, arrays, scalars, lf_partial);\n  " << LEGATE_FUSE_COMBINE_SYMBOL
+        << "(arrays, lf_partial);\n}\n";
+  }
+
   [[nodiscard]] std::size_t value_reductions() const
   {
     std::size_t count = 0;
@@ -234,7 +248,7 @@ class Renderer {
     if (value_reductions() > 0) {
       flags += " | LEGATE_FUSE_SPLIT_PARTIALS";
     }
-    return "const int32_t legate_fuse_kernel_split = " + flags + ";\n";
+    return std::string{"const int32_t "} + LEGATE_FUSE_SPLIT_SYMBOL + " = " + flags + ";\n";
   }
 
   [[nodiscard]] const std::string& arg_dtype(std::int32_t arg) const

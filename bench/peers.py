@@ -21,7 +21,7 @@ from typing import Any
 import numpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "apps"))
-from black_scholes import RISK_FREE, VOLATILITY, make_inputs
+from black_scholes import VOLATILITY, make_inputs, scenario_rates
 
 PACKAGES = {"numexpr": "numexpr", "jax": "jax[cpu]", "dask": "dask[array]"}
 DASK_CHUNK = 1_000_000  # elements per chunk
@@ -40,7 +40,7 @@ def numexpr_black_scholes(n: int) -> Callable[[Any], Any]:
     import numexpr
 
     price, strike, years = make_inputs(n, "float64")
-    r, v = RISK_FREE, VOLATILITY
+    v = VOLATILITY
     tail = ("0.39894228040143267793994605993438 * exp(-0.5 * d * d) * (k * (0.31938153 + k * "
             "(-0.356563782 + k * (1.781477937 + k * (-1.821255978 + k * 1.330274429)))))")
 
@@ -49,15 +49,18 @@ def numexpr_black_scholes(n: int) -> Callable[[Any], Any]:
         return numexpr.evaluate(f"where(d > 0, 1.0 - {tail}, {tail})",
                                 local_dict={"d": d, "k": k})
 
+    rates = scenario_rates()
+
     def step(total: Any) -> Any:
-        inputs = {"price": price, "strike": strike, "years": years}
-        d1 = numexpr.evaluate(f"(log(price / strike) + ({r} + 0.5 * {v} * {v}) * years) / "
+        # The rate is a variable of the expressions: one compilation for every rate.
+        inputs = {"price": price, "strike": strike, "years": years, "r": next(rates)}
+        d1 = numexpr.evaluate(f"(log(price / strike) + (r + 0.5 * {v} * {v}) * years) / "
                               f"({v} * sqrt(years))", local_dict=inputs)
         d2 = numexpr.evaluate(f"d1 - {v} * sqrt(years)", local_dict={"d1": d1, **inputs})
         values = {"c1": cnd(d1), "c2": cnd(d2), "total": total, **inputs}
         return numexpr.evaluate(
-            f"total + (price * c1 - strike * exp(-{r} * years) * c2) + "
-            f"(strike * exp(-{r} * years) * (1.0 - c2) - price * (1.0 - c1))", local_dict=values)
+            "total + (price * c1 - strike * exp(-r * years) * c2) + "
+            "(strike * exp(-r * years) * (1.0 - c2) - price * (1.0 - c1))", local_dict=values)
 
     return step
 
@@ -70,11 +73,16 @@ def jax_black_scholes(n: int) -> Callable[[Any], Any]:
     from black_scholes import black_scholes
 
     price, strike, years = (jnp.asarray(a) for a in make_inputs(n, "float64"))
+    rates = scenario_rates()
 
     @jax.jit
-    def step(total: Any) -> Any:
-        call, put = black_scholes(jnp, price, strike, years)
+    def priced(total: Any, rate: Any) -> Any:
+        call, put = black_scholes(jnp, price, strike, years, rate)
         return total + (call + put)
+
+    def step(total: Any) -> Any:
+        # The rate is an argument of the compiled function: one compilation for every rate.
+        return priced(total, jnp.float64(next(rates)))
 
     return step
 
@@ -86,8 +94,10 @@ def dask_black_scholes(n: int) -> Callable[[Any], Any]:
     price, strike, years = (da.from_array(a, chunks=DASK_CHUNK)
                             for a in make_inputs(n, "float64"))
 
+    rates = scenario_rates()
+
     def step(total: Any) -> Any:
-        call, put = black_scholes(da, price, strike, years)
+        call, put = black_scholes(da, price, strike, years, next(rates))
         return (total + (call + put)).persist()
 
     return step

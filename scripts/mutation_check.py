@@ -743,6 +743,28 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/unit/test_kernel_parts.py::test_which_kernels_split_and_how",),
         "a kernel reducing along an axis is never split: its parts would fold into one element"),
     Mutation(
+        "common-subexpressions-computed-once", "src/cpp/analysis/kernel_builder.cc",
+        "    const auto found = node_of_.try_emplace(std::move(key), next);\n",
+        "    const auto found = node_of_.try_emplace(std::to_string(next), next);\n",
+        ("tests/unit/test_kernel_builder.py::test_a_value_computed_twice_is_computed_once",),
+        "an operation on the same operands as an earlier one reads the earlier one's register"),
+    Mutation(
+        "run-time-scalars-never-shared", "src/cpp/analysis/kernel_builder.cc",
+        "      key += '|' + std::to_string(static_cast<std::int32_t>(input.kind)) + ':' +\n"
+        "             std::to_string(input.index);\n",
+        "      key += input.kind == Operand::Kind::Scalar\n"
+        "                 ? std::string(\"|s\")\n"
+        "                 : '|' + std::to_string(static_cast<std::int32_t>(input.kind)) + ':' +\n"
+        "                       std::to_string(input.index);\n",
+        ("tests/unit/test_kernel_builder.py::test_operations_on_run_time_scalars_are_never_shared",),
+        "operations on different run-time scalars are never shared"),
+    Mutation(
+        "masks-kept-as-wide-as-values", "src/cpp/codegen/staged_body.cc",
+        "(dtype == \"bool\" ? mask_type : c_type_of(dtype))",
+        "c_type_of(dtype)",
+        ("tests/unit/test_staged_loops.py::test_a_mask_kept_between_loops_is_as_wide_as_the_values",),
+        "a bool kept between a kernel's loops is kept as wide as its values, so loops vectorise"),
+    Mutation(
         "kernel-threads-share-the-cores", "legate_fuse/backend/kernel_threads.py",
         "    return max(1, min(8, cores // max(1, workers)))\n",
         "    return 1\n",

@@ -5,7 +5,9 @@
 
 from __future__ import annotations
 
+import itertools
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ from common import array_module, parse_args, report, timed
 
 RISK_FREE = 0.02
 VOLATILITY = 0.30
+RATE_STEP = 1e-5  # between the rates of two successive pricings
 
 
 def normal_cdf(xp: Any, d: Any) -> Any:
@@ -28,18 +31,25 @@ def normal_cdf(xp: Any, d: Any) -> Any:
     return xp.where(d > 0, 1.0 - tail, tail)
 
 
-def black_scholes(xp: Any, price: Any, strike: Any, years: Any) -> tuple[Any, Any]:
+def black_scholes(xp: Any, price: Any, strike: Any, years: Any,
+                  rate: float = RISK_FREE) -> tuple[Any, Any]:
     sqrt_t = xp.sqrt(years)
-    d1 = (xp.log(price / strike) + (RISK_FREE + 0.5 * VOLATILITY * VOLATILITY) * years) / (
+    d1 = (xp.log(price / strike) + (rate + 0.5 * VOLATILITY * VOLATILITY) * years) / (
         VOLATILITY * sqrt_t
     )
     d2 = d1 - VOLATILITY * sqrt_t
     cnd_d1 = normal_cdf(xp, d1)
     cnd_d2 = normal_cdf(xp, d2)
-    discount = xp.exp(-RISK_FREE * years)
+    discount = xp.exp(-rate * years)
     call = price * cnd_d1 - strike * discount * cnd_d2
     put = strike * discount * (1.0 - cnd_d2) - price * (1.0 - cnd_d1)
     return call, put
+
+
+def scenario_rates() -> Iterator[float]:
+    """The risk-free rate of each pricing in turn: the options are priced under a sweep of
+    rates, one per iteration, as a risk scenario run does."""
+    return (RISK_FREE + RATE_STEP * k for k in itertools.count())
 
 
 def make_inputs(n: int, dtype: str, xp: Any = numpy) -> tuple[Any, ...]:
@@ -62,8 +72,9 @@ def check() -> None:
 
     for dtype in ("float64", "float32"):
         host = make_inputs(10_000, dtype)
-        call, put = black_scholes(cupynumeric, *(cupynumeric.array(a) for a in host))
-        want_call, want_put = black_scholes(numpy, *host)
+        price, strike, years = (cupynumeric.array(a) for a in host)
+        call, put = black_scholes(cupynumeric, price, strike, years)
+        want_call, want_put = black_scholes(numpy, host[0], host[1], host[2])
         # Prices are O(1-100); float32 differences come from cancellation in call/put.
         rtol, atol = (1e-12, 1e-12) if dtype == "float64" else (1e-5, 1e-4)
         numpy.testing.assert_allclose(numpy.asarray(call), want_call, rtol=rtol, atol=atol)
@@ -80,9 +91,12 @@ def main() -> None:
 
     price, strike, years = make_inputs(args.size, "float64", np)
 
+    rates = scenario_rates()
+
     def step(total: Any) -> Any:
-        # Every pricing contributes to the running total, so none of them can be skipped.
-        call, put = black_scholes(np, price, strike, years)
+        # Every pricing contributes to the running total, so none of them can be skipped; each
+        # is under its own rate, so no two compute the same values.
+        call, put = black_scholes(np, price, strike, years, next(rates))
         return total + (call + put)
 
     seconds, checksum = timed(step, np.zeros(args.size), lambda total: float(total.sum()),

@@ -155,3 +155,39 @@ def test_run_time_scalars_get_slots_named_by_their_task() -> None:
     assert spec.nodes[1] == ("UNARY_OP.CLIP", "float64", [(REGISTER, 0), (SCALAR, 0), (SCALAR, 1)])
     assert spec.nodes[2] == ("UNARY_OP.CLIP", "float64", [(REGISTER, 1), (SCALAR, 2), (SCALAR, 3)])
     assert group.scalar_sources == [(1, 0), (1, 1), (2, 0), (2, 1)]
+
+
+def test_a_value_computed_twice_is_computed_once() -> None:
+    """Two tasks of the same operation on the same operands share one register (a common
+    subexpression): the product reads it twice."""
+    w = WindowBuilder()
+    w.task((T, "W"), (A, "R"), op="UNARY_OP.SQRT")
+    w.task((B, "W"), (A, "R"), op="UNARY_OP.SQRT")
+    w.task((C, "W"), (T, "R"), (B, "R"), op="BINARY_OP.MULTIPLY")
+    w.keep_alive(A, C)
+    spec = fused(w.plan()).kernel
+    assert spec is not None
+    assert spec.nodes == [("UNARY_OP.SQRT", "float64", [(ARG, 0)]),
+                          ("BINARY_OP.MULTIPLY", "float64", [(REGISTER, 0), (REGISTER, 0)])]
+
+
+def test_values_stored_twice_come_from_one_register() -> None:
+    w = WindowBuilder()
+    w.task((B, "W"), (A, "R"), op="UNARY_OP.EXP")
+    w.task((C, "W"), (A, "R"), op="UNARY_OP.EXP")
+    w.keep_alive(A, B, C)
+    spec = fused(w.plan()).kernel
+    assert spec is not None
+    assert spec.nodes == [("UNARY_OP.EXP", "float64", [(ARG, 0)])]
+    assert sorted(spec.stores) == [(1, 0), (2, 0)]
+
+
+def test_operations_on_run_time_scalars_are_never_shared() -> None:
+    """Two clips of one array have scalar slots of their own, whose values may differ."""
+    w = WindowBuilder()
+    w.task((B, "W"), (A, "R"), op="UNARY_OP.CLIP")
+    w.task((C, "W"), (A, "R"), op="UNARY_OP.CLIP")
+    w.keep_alive(A, B, C)
+    spec = fused(w.plan()).kernel
+    assert spec is not None
+    assert len(spec.nodes) == 2

@@ -55,6 +55,15 @@ def test_library_calls_make_the_contiguous_loop_staged() -> None:
     assert "tile" not in call_free.render_c()
 
 
+def test_a_mask_kept_between_loops_is_as_wide_as_the_values() -> None:
+    """r6, a comparison the last loop's `where` selects by, is kept in a tile buffer of 8-byte
+    integers beside the float64 values (a loop that loads 1-byte bools beside them is not
+    vectorised)."""
+    source = STAGED.render_c()
+    assert "uint64_t t6[256];" in source
+    assert "bool t6[" not in source
+
+
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
 @pytest.mark.parametrize("n", [1, 255, 256, 257, 1000])
 @pytest.mark.parametrize("in_place", [False, True])

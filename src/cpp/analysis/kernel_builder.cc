@@ -3,6 +3,7 @@
 #include <array>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <unordered_map>
 #include <utility>
 
@@ -182,10 +183,25 @@ class KernelBuilder {
     return Operand{Operand::Kind::Arg, found->second};
   }
 
+  // The register of `op` on `inputs`: the one an earlier node with the same operation, type
+  // and operands computed, if any (common subexpressions: a program that computes the same
+  // value twice, such as `sqrt(t)` in two formulas or a pricing repeated on the same options,
+  // computes it once per element). Every lifted operation is a function of its operands
+  // alone, and the same operations on the same values give the same bits, so sharing changes
+  // no result; run-time scalars are separate operands even where their values agree.
   Operand node(const std::string& op, const std::string& dtype, std::vector<Operand> inputs)
   {
-    spec_.nodes.push_back(ir::Node{op, dtype, std::move(inputs)});
-    return Operand{Operand::Kind::Register, static_cast<std::int32_t>(spec_.nodes.size() - 1)};
+    std::string key = op + '|' + dtype;
+    for (const auto& input : inputs) {
+      key += '|' + std::to_string(static_cast<std::int32_t>(input.kind)) + ':' +
+             std::to_string(input.index);
+    }
+    const auto next  = static_cast<std::int32_t>(spec_.nodes.size());
+    const auto found = node_of_.try_emplace(std::move(key), next);
+    if (found.second) {
+      spec_.nodes.push_back(ir::Node{op, dtype, std::move(inputs)});
+    }
+    return Operand{Operand::Kind::Register, found.first->second};
   }
 
   const ir::Window& window_;
@@ -195,6 +211,7 @@ class KernelBuilder {
   std::vector<std::pair<std::int32_t, std::int32_t>> outputs_;            // view, arg
   std::unordered_map<std::int32_t, Operand> current_;                  // view -> its latest value
   std::vector<std::pair<std::int32_t, std::int32_t>> scalar_sources_;  // per scalar slot
+  std::unordered_map<std::string, std::int32_t> node_of_;  // operation and operands -> register
 };
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "codegen/c_vector_math.h"
+#include "ir/store_desc.h"
 
 namespace legate_fuse::codegen {
 namespace {
@@ -37,6 +38,29 @@ Stages assign_stages(const KernelSpec& spec)
     stages.last = std::max(stages.last, 2 * depth[n]);
   }
   return stages;
+}
+
+// The element type of a tile buffer that keeps a bool register (a comparison that a `where`
+// of a later stage selects by): an unsigned integer as wide as the kernel's widest register.
+// GCC does not vectorise a loop that loads 1-byte bools beside 8-byte values ("no vectype"),
+// and such a loop, the last of a kernel, held most of its arithmetic; the value stored is
+// still 0 or 1, and read back as a bool.
+std::string mask_buffer_type(const KernelSpec& spec)
+{
+  std::size_t widest = 1;
+  for (const auto& node : spec.nodes) {
+    widest = std::max(widest, ir::dtype_size(node.dtype));
+  }
+  switch (widest) {
+    case 1:
+      return "uint8_t";
+    case 2:
+      return "uint16_t";
+    case 4:
+      return "uint32_t";
+    default:
+      return "uint64_t";
+  }
 }
 
 // The registers and partitioned inputs each stage reads.
@@ -235,9 +259,12 @@ void write_staged_body(std::ostringstream& out, const KernelSpec& spec, const st
       << ") {\n"
       << in1 << "const int64_t tile_end = " << count << " - tile < " << STAGE_TILE << " ? " << count
       << " : tile + " << STAGE_TILE << ";\n";
+  const std::string mask_type = mask_buffer_type(spec);
   for (std::size_t n = 0; n < spec.nodes.size(); ++n) {
     if (buffered[n]) {
-      out << in1 << c_type_of(spec.nodes[n].dtype) << " t" << n << "[" << STAGE_TILE << "];\n";
+      const auto& dtype = spec.nodes[n].dtype;
+      out << in1 << (dtype == "bool" ? mask_type : c_type_of(dtype)) << " t" << n << "["
+          << STAGE_TILE << "];\n";
     }
   }
   for (const auto arg : kept_inputs) {

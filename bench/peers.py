@@ -1,6 +1,7 @@
 """Peers of the functional applications (Black-Scholes, the expression): the same computation
 with numexpr (fused element-wise evaluation on the CPU), with JAX `jit` on the CPU (XLA
-fusion) and with Dask arrays (a distributed engine; each iteration computed and persisted).
+fusion) and with Dask arrays (a distributed engine; each iteration computed and persisted);
+Black-Scholes also as hand-written C (`c`: OpenMP on every core, glibc's vector math).
 Optional: installed by the harness only when asked (`bench/run.py --peers ...`).
 
     python bench/peers.py numexpr black_scholes --size 1000000 --iterations 3
@@ -13,8 +14,10 @@ import argparse
 import json
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +29,23 @@ from black_scholes import VOLATILITY, make_inputs, scenario_rates
 PACKAGES = {"numexpr": "numexpr", "jax": "jax[cpu]", "dask": "dask[array]"}
 DASK_CHUNK = 1_000_000  # elements per chunk
 APPS = ("black_scholes", "expression")
+# Hand-written C (bench/c/), compiled with the system's compiler: the bound of this machine.
+C_PROGRAMS = {"black_scholes": Path(__file__).resolve().parent / "c" / "black_scholes.c"}
+C_FLAGS = ("-O3", "-march=native", "-ffast-math", "-fopenmp")
+
+
+def applies(peer: str, app: str) -> bool:
+    """Whether `peer` has a version of `app`."""
+    return app in (C_PROGRAMS if peer == "c" else APPS)
+
+
+def run_c(app: str, size: int, iterations: int) -> None:
+    """Compiles the C version of `app` and runs it; it prints its own RESULT line."""
+    with tempfile.TemporaryDirectory() as folder:
+        program = Path(folder) / app
+        subprocess.run(["cc", *C_FLAGS, "-o", str(program), str(C_PROGRAMS[app]), "-lm"],
+                       check=True)
+        subprocess.run([str(program), str(size), str(iterations)], check=True)
 
 
 def ensure_installed(peer: str) -> None:
@@ -75,14 +95,18 @@ def jax_black_scholes(n: int) -> Callable[[Any], Any]:
     price, strike, years = (jnp.asarray(a) for a in make_inputs(n, "float64"))
     rates = scenario_rates()
 
-    @jax.jit
-    def priced(total: Any, rate: Any) -> Any:
+    # The running total is donated: its buffer takes the new total, as an expert JAX user
+    # would have it (without, XLA writes each result into fresh memory the system must map).
+    @partial(jax.jit, donate_argnums=0)
+    def priced(total: Any, price: Any, strike: Any, years: Any, rate: Any) -> Any:
         call, put = black_scholes(jnp, price, strike, years, rate)
         return total + (call + put)
 
     def step(total: Any) -> Any:
-        # The rate is an argument of the compiled function: one compilation for every rate.
-        return priced(total, jnp.float64(next(rates)))
+        # The options and the rate are arguments of the compiled function, as the arrays of a
+        # JAX program are: as constants of the function, XLA would compute every value that
+        # depends on them alone while compiling, once.
+        return priced(total, price, strike, years, jnp.float64(next(rates)))
 
     return step
 
@@ -122,7 +146,7 @@ def expression_step(peer: str) -> Callable[[Any], Any]:
 
     jax.config.update("jax_enable_x64", True)
 
-    @jax.jit
+    @partial(jax.jit, donate_argnums=0)  # (the state's buffers hold the next state's)
     def jax_step(state: Any) -> Any:
         a, b = state
         return b, a * 2.0 + b * 3.0 - a / 4.0
@@ -133,11 +157,16 @@ def expression_step(peer: str) -> Callable[[Any], Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("peer", choices=sorted(PACKAGES))
+    parser.add_argument("peer", choices=sorted([*PACKAGES, "c"]))
     parser.add_argument("app", choices=APPS)
     parser.add_argument("--size", type=int, required=True)
     parser.add_argument("--iterations", type=int, default=3)
     args = parser.parse_args()
+    if not applies(args.peer, args.app):
+        parser.error(f"{args.peer} has no version of {args.app}")
+    if args.peer == "c":
+        run_c(args.app, args.size, args.iterations)
+        return
     ensure_installed(args.peer)
     n = args.size
     if args.app == "black_scholes":

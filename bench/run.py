@@ -1,7 +1,8 @@
 """The benchmark suite in one command: every application, fusion off and on in alternating
 processes, at a small and a large size, against the machine's measured memory bandwidth.
 
-    python bench/run.py [--quick] [--repeats N] [--peers numpy] [--out bench/results/latest]
+    python bench/run.py [--quick] [--repeats N] [--peers numpy] [--large APP=SIZE]
+                        [--out bench/results/latest]
 
 Writes results.md (table), results.json and speedups.png to the output folder and prints a
 summary. The default sizes finish within about 20 minutes on a 2-core machine; --quick runs
@@ -28,12 +29,12 @@ import numpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ab import compare, run_once
+from peers import applies
 
 from legate_fuse.unfused import summary as unfused_summary
 
 APPS = Path(__file__).resolve().parent / "apps"
 PEERS = Path(__file__).resolve().parent / "peers.py"
-PEER_APPS = ("black_scholes", "expression")  # the functional ones the other peers express
 
 # application: (small size, large size, iterations at the small size, at the large size); quick
 # mode uses the small size. A small size runs enough iterations for about half a second of timed
@@ -106,7 +107,7 @@ def measure(app: str, size: int, iterations: int, repeats: int, peers: list[str]
     for peer in peers:
         if peer == "numpy":
             command = [*args, "--numpy"]
-        elif app in PEER_APPS:
+        elif applies(peer, app):
             command = [str(PEERS), peer, app, "--size", str(size), "--iterations",
                        str(iterations)]
         else:
@@ -206,16 +207,20 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="tiny sizes, one pair each")
     parser.add_argument("--repeats", type=int, default=3, help="off/on pairs per measurement")
     parser.add_argument("--peers", default="",
-                        help="comma-separated peers: numpy, numexpr, jax, dask (the last three "
-                             "are installed into the environment when asked)")
+                        help="comma-separated peers: numpy, numexpr, jax, dask (installed "
+                             "into the environment when asked), c (hand-written, compiled)")
     parser.add_argument("--apps", default=",".join(SUITE), help="comma-separated applications")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "latest"))
     parser.add_argument("--no-chart", action="store_true")
     parser.add_argument("--time-tasks", action="store_true",
                         help="one more fused run per measurement with LEGATE_FUSE_TIME_TASKS=1, "
                              "whose seconds per kind run unfused the table shows")
+    parser.add_argument("--large", action="append", default=[], metavar="APP=SIZE",
+                        help="another large size for an application (repeatable), e.g. "
+                             "black_scholes=10000000")
     args = parser.parse_args()
     peers = [p for p in args.peers.split(",") if p]
+    large_sizes = dict(item.split("=", 1) for item in args.large)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
@@ -226,6 +231,7 @@ def main() -> None:
     rows = []
     for app in args.apps.split(","):
         small, large, small_iterations, large_iterations = SUITE[app]
+        large = int(large_sizes.get(app, large))
         runs = ([(QUICK_SIZES.get(app, small), 2)] if args.quick
                 else [(small, small_iterations), (large, large_iterations)])
         for size, iterations in runs:

@@ -55,6 +55,8 @@ SUITE: dict[str, tuple[int, int, int, int]] = {
     "complex_field": (10_000, 4_000_000, 300, 10),
     "jacobi_dense": (500, 9000, 300, 10),
     "stencil_inplace": (200, 3000, 200, 20),
+    "exp_chain": (10_000, 10_000_000, 400, 10),
+    "log_chain": (10_000, 10_000_000, 400, 10),
 }
 QUICK_SIZES = {"jacobi2d": 30, "cg": 30, "cfd": 20, "shallow_water": 30, "jacobi_dense": 100,
                "stencil_inplace": 30}

@@ -723,23 +723,18 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/integration/test_kernel_threads.py::test_results_do_not_depend_on_the_threads",),
         "a kernel helper runs on any core of the process, not on its Legate worker's"),
     Mutation(
-        "reduction-parts-independent-of-threads", "src/cpp/runtime/kernel_threads.cc",
-        "  job.parts = row_parts(job.rows, row_volume, min_part_elements_.load(),\n",
-        "  job.parts = row_parts(job.rows, row_volume, min_part_elements_.load() / threads,\n",
-        ("tests/integration/test_kernel_threads.py::test_results_do_not_depend_on_the_threads",),
-        "a reduction's parts are the block's, never the threads': the same bits with any"),
-    Mutation(
-        "reduction-partials-combined-in-order", "src/cpp/runtime/kernel_threads.cc",
-        "    kernel.combine(call.arrays, slots.data() + part_bytes * "
-        "static_cast<std::size_t>(part));\n",
-        "    kernel.combine(call.arrays, slots.data() + part_bytes * static_cast<std::size_t>("
-        "job.parts.parts - 1 - part));\n",
-        ("tests/integration/test_kernel_threads.py::test_results_do_not_depend_on_the_threads",),
-        "a reduction's partials are folded part after part, in order"),
+        "float-reductions-run-in-one-pass", "src/cpp/codegen/c_renderer.cc",
+        "    if (value_reductions() != spec_.reductions.size() || uses_argval_nodes(spec_) ||\n"
+        "        !reductions_free_of_order()) {\n",
+        "    if (value_reductions() != spec_.reductions.size() || uses_argval_nodes(spec_)) {\n",
+        ("tests/unit/test_kernel_parts.py::test_which_kernels_split_and_how",
+         "tests/integration/test_kernel_threads.py::test_results_do_not_depend_on_the_threads"),
+        "a floating-point reduction into a value folds its elements in one pass, as "
+        "cuPyNumeric's task does: the same bits as fusion off"),
     Mutation(
         "axis-reductions-run-whole", "src/cpp/codegen/c_renderer.cc",
-        "    if (value_reductions() != spec_.reductions.size() || uses_argval_nodes(spec_)) {\n",
-        "    if (uses_argval_nodes(spec_)) {\n",
+        "    if (value_reductions() != spec_.reductions.size() || uses_argval_nodes(spec_) ||\n",
+        "    if (uses_argval_nodes(spec_) ||\n",
         ("tests/unit/test_kernel_parts.py::test_which_kernels_split_and_how",),
         "a kernel reducing along an axis is never split: its parts would fold into one element"),
     Mutation(

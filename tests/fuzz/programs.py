@@ -801,13 +801,7 @@ def run_axis_reduce(state: State, op: str, out: str, a: str) -> None:
         # combined in an order that varies from run to run (var along an axis of float32
         # values differs in the last bit between two runs of one program).
         flags += " run_order"
-    result = derive(AXIS_REDUCTIONS[op](state.xp, source.data), source, flags=flags)
-    if source.data.ndim == 1 and (op == "var0" or (op == "sum0"
-                                                   and source.data.dtype.kind not in "biu")):
-        # Along the one axis there is: a reduction into a single value, which the plugin takes
-        # in parts (LEGATE_FUSE_THREADS), rounded otherwise than one pass.
-        result.fuse = max(result.fuse, CLOSE)
-    state.arrays[out] = result
+    state.arrays[out] = derive(AXIS_REDUCTIONS[op](state.xp, source.data), source, flags=flags)
 
 
 def run_sort(state: State, out: str, a: str) -> None:

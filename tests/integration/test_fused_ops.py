@@ -243,11 +243,37 @@ def test_reductions_over_nan_and_infinities(session: Session, op: str) -> None:
 
 
 def test_dot_fused_with_its_producers(session: Session) -> None:
+    """cuPyNumeric's dot of vectors adds its products in an order of its own; the fused dot
+    adds them in element order (within 1e-12)."""
     x, y = numpy.linspace(-1, 1, 1000), numpy.linspace(2, 3, 1000)
     fused, unfused, launches = fused_and_unfused(session, lambda a, b: cn.dot(a * 2.0, b + 1.0),
                                                  x, y)
     assert launches >= 1
     numpy.testing.assert_allclose(fused, unfused, rtol=1e-12)
+
+
+def test_a_sum_over_many_parts_has_cupynumerics_bits(session: Session) -> None:
+    """Over more elements than a kernel part holds (65,536), a fused floating-point sum folds
+    its elements in one pass, in order, as cuPyNumeric's task does: the same bits."""
+    x, y = numpy.linspace(-1, 1, 200_000) ** 3, numpy.linspace(2, 3, 200_000)
+    fused, unfused, launches = fused_and_unfused(
+        session, lambda a, b: cn.sum((a * 2.0) * (b + 1.0)), x, y)
+    assert launches >= 1
+    assert_same_bits(fused.reshape(1), unfused.reshape(1))
+
+
+def test_values_computed_twice_give_the_same_bits(session: Session) -> None:
+    """Repeated subexpressions (computed once in the kernel) and a sum of one of them."""
+    x = numpy.linspace(-3.0, 3.0, 10_000)
+
+    def program(a: Any) -> Any:
+        first = cn.sqrt(a * a + 1.0) * cn.exp(-0.5 * a * a)
+        second = cn.exp(-0.5 * a * a) / cn.sqrt(a * a + 1.0)
+        return first - second + cn.sum(cn.exp(-0.5 * a * a))
+
+    fused, unfused, launches = fused_and_unfused(session, program, x)
+    assert launches >= 1
+    assert_same_bits(fused, unfused)
 
 
 def test_group_of_only_zero_d_values(session: Session) -> None:

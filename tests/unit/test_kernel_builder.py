@@ -171,23 +171,23 @@ def test_a_value_computed_twice_is_computed_once() -> None:
                           ("BINARY_OP.MULTIPLY", "float64", [(REGISTER, 0), (REGISTER, 0)])]
 
 
-def test_values_stored_twice_come_from_one_register() -> None:
+def two_tasks_on_one_array(op: str) -> _core.KernelSpec:
+    """The kernel of B = op(A); C = op(A), both kept."""
     w = WindowBuilder()
-    w.task((B, "W"), (A, "R"), op="UNARY_OP.EXP")
-    w.task((C, "W"), (A, "R"), op="UNARY_OP.EXP")
+    w.task((B, "W"), (A, "R"), op=op)
+    w.task((C, "W"), (A, "R"), op=op)
     w.keep_alive(A, B, C)
     spec = fused(w.plan()).kernel
     assert spec is not None
+    return spec
+
+
+def test_values_stored_twice_come_from_one_register() -> None:
+    spec = two_tasks_on_one_array("UNARY_OP.EXP")
     assert spec.nodes == [("UNARY_OP.EXP", "float64", [(ARG, 0)])]
     assert sorted(spec.stores) == [(1, 0), (2, 0)]
 
 
 def test_operations_on_run_time_scalars_are_never_shared() -> None:
     """Two clips of one array have scalar slots of their own, whose values may differ."""
-    w = WindowBuilder()
-    w.task((B, "W"), (A, "R"), op="UNARY_OP.CLIP")
-    w.task((C, "W"), (A, "R"), op="UNARY_OP.CLIP")
-    w.keep_alive(A, B, C)
-    spec = fused(w.plan()).kernel
-    assert spec is not None
-    assert len(spec.nodes) == 2
+    assert len(two_tasks_on_one_array("UNARY_OP.CLIP").nodes) == 2

@@ -29,15 +29,27 @@ ROWS, MOVES_CORNER, PARTIALS = 1, 2, 4
 ELEMENT_WISE = KernelSpec(
     args=((IN, "float64", False), (OUT, "float64", False)), scalar_types=(),
     nodes=(("UNARY_OP.EXP", "float64", ((ARG, 0),)),), stores=((1, 0),), reductions=())
-# A sum and a max of x * x into single values.
-TWO_VALUES = KernelSpec(
-    args=((IN, "float64", False), (RED, "float64", True), (RED, "float64", True)),
-    scalar_types=(), nodes=(("BINARY_OP.MULTIPLY", "float64", ((ARG, 0), (ARG, 0))),),
-    stores=(), reductions=((1, "SUM", (REGISTER, 0), NO_OPERAND),
-                           (2, "MAX", (REGISTER, 0), NO_OPERAND)))
+
+
+def two_values(dtype: str) -> KernelSpec:
+    """A sum and a max of x * x into single values."""
+    return KernelSpec(
+        args=((IN, dtype, False), (RED, dtype, True), (RED, dtype, True)),
+        scalar_types=(), nodes=(("BINARY_OP.MULTIPLY", dtype, ((ARG, 0), (ARG, 0))),),
+        stores=(), reductions=((1, "SUM", (REGISTER, 0), NO_OPERAND),
+                               (2, "MAX", (REGISTER, 0), NO_OPERAND)))
+
+
+INTEGER_VALUES, FLOAT_VALUES = two_values("int64"), two_values("float64")
+# A sum of x into a value beside an element-wise result.
+FLOAT_SUM_AND_STORE = KernelSpec(
+    args=((IN, "float64", False), (OUT, "float64", False), (RED, "float64", True)),
+    scalar_types=(), nodes=(("UNARY_OP.EXP", "float64", ((ARG, 0),)),), stores=((1, 0),),
+    reductions=((2, "SUM", (ARG, 0), NO_OPERAND),))
+# (Of integers, whose reductions into values split.)
 ALONG_AN_AXIS = KernelSpec(
-    args=((IN, "float64", False), (RED, "float64", False)), scalar_types=(),
-    nodes=(("BINARY_OP.MULTIPLY", "float64", ((ARG, 0), (ARG, 0))),),
+    args=((IN, "int64", False), (RED, "int64", False)), scalar_types=(),
+    nodes=(("BINARY_OP.MULTIPLY", "int64", ((ARG, 0), (ARG, 0))),),
     stores=(), reductions=((1, "SUM", (REGISTER, 0), NO_OPERAND),))
 ARANGE = KernelSpec(args=((OUT, "int64", False),), scalar_types=("int64", "int64"),
                     nodes=(("ARANGE", "int64", ((INDEX, 0), (SCALAR, 0), (SCALAR, 1))),),
@@ -52,24 +64,29 @@ def split_flags(source: str) -> str | None:
 
 @pytest.mark.parametrize(("spec", "flags"), [
     (ELEMENT_WISE, "LEGATE_FUSE_SPLIT_ROWS"),
-    (TWO_VALUES, "LEGATE_FUSE_SPLIT_ROWS | LEGATE_FUSE_SPLIT_PARTIALS"),
+    (INTEGER_VALUES, "LEGATE_FUSE_SPLIT_ROWS | LEGATE_FUSE_SPLIT_PARTIALS"),
     (ARANGE, "LEGATE_FUSE_SPLIT_ROWS | LEGATE_FUSE_SPLIT_MOVES_CORNER"),
     (ALONG_AN_AXIS, None),
-], ids=["element-wise", "single-value reductions", "arange", "along an axis"])
+    (FLOAT_VALUES, None),
+    (FLOAT_SUM_AND_STORE, None),
+], ids=["element-wise", "integer reductions into values", "arange", "along an axis",
+        "floating-point reductions into values", "a floating-point sum beside a store"])
 def test_which_kernels_split_and_how(spec: KernelSpec, flags: str | None) -> None:
-    """An axis reduction folds rows into shared elements: parts at once would race."""
+    """An axis reduction folds rows into shared elements: parts at once would race. A
+    floating-point reduction into a value runs in one pass, element after element, as
+    cuPyNumeric's task does: in parts, its sum would round otherwise."""
     assert split_flags(spec.render_c()) == flags
 
 
-def test_a_reductions_parts_combined_in_order_fold_each_parts_value(
-        compiler: KernelCompiler) -> None:
-    path = str(compiler.build(TWO_VALUES.render_c()))
+def test_a_reductions_parts_combined_fold_each_parts_value(compiler: KernelCompiler) -> None:
+    path = str(compiler.build(INTEGER_VALUES.render_c()))
     constants = ctypes.CDLL(path)
     assert ctypes.c_int32.in_dll(constants, "legate_fuse_kernel_split").value == ROWS | PARTIALS
     assert ctypes.c_int32.in_dll(constants, "legate_fuse_kernel_partial_count").value == 2
     library = ffi.dlopen(path)
-    x = numpy.random.default_rng(11).normal(size=1000)
-    targets = [numpy.array(0.0), numpy.array(-numpy.inf)]  # the instances start at identities
+    x = numpy.random.default_rng(11).integers(-3000, 3000, size=1000)
+    # The instances start at identities.
+    targets = [numpy.array(0, dtype=numpy.int64), numpy.array(numpy.iinfo(numpy.int64).min)]
     arrays = ffi.new("legate_fuse_array[]", 3)
     for slot, array in zip(arrays, [x, *targets], strict=True):
         slot.data = ffi.cast("char*", array.ctypes.data)
@@ -87,11 +104,5 @@ def test_a_reductions_parts_combined_in_order_fold_each_parts_value(
         partials.append(partial)
     for partial in partials:
         library.legate_fuse_kernel_combine(arrays, partial)
-    want_sum = 0.0
-    for start, stop in itertools.pairwise(bounds):
-        part_sum = 0.0
-        for value in x[start:stop]:
-            part_sum += value * value
-        want_sum += part_sum
-    assert float(targets[0]) == want_sum
-    assert float(targets[1]) == float(numpy.max(x * x))
+    assert int(targets[0]) == int(numpy.sum(x * x))
+    assert int(targets[1]) == int(numpy.max(x * x))

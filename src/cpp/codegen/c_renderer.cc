@@ -232,13 +232,32 @@ class Renderer {
     return count;
   }
 
+  // Whether every reduction gives the same bits whatever order its values come in: those into
+  // integers and bools (wrapping sums and products, max, min, all, any). A floating-point sum
+  // rounds after each addition, and a max or min may keep either of two NaNs.
+  [[nodiscard]] bool reductions_free_of_order() const
+  {
+    for (const auto& reduction : spec_.reductions) {
+      const auto& dtype = arg_dtype(reduction.arg);
+      if (dtype != "bool" && dtype.rfind("int", 0) != 0 && dtype.rfind("uint", 0) != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   // How the FUSED task may split the kernel's block (runtime/kernel_abi.h): by rows wherever
   // each element is computed from its own position alone, single-value reductions through
-  // their partials. A reduction along an axis folds rows into shared elements, and an
-  // argmin/argmax reads the corner in every dimension: those run whole.
+  // their partials where their order does not show. A reduction along an axis folds rows into
+  // shared elements, and an argmin/argmax reads the corner in every dimension: those run whole.
+  // So does a floating-point reduction into a value: one pass, element after element, as
+  // cuPyNumeric's task folds it on a CPU, so that its bits are those of fusion off, whichever
+  // windows of a run fuse (a group runs unfused while its kernel compiles, and now and then to
+  // measure the payoff) and whatever the threads.
   [[nodiscard]] std::string split_flags() const
   {
-    if (value_reductions() != spec_.reductions.size() || uses_argval_nodes(spec_)) {
+    if (value_reductions() != spec_.reductions.size() || uses_argval_nodes(spec_) ||
+        !reductions_free_of_order()) {
       return "";
     }
     std::string flags = "LEGATE_FUSE_SPLIT_ROWS";

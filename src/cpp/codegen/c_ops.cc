@@ -485,6 +485,12 @@ std::optional<std::string> reduction_identity(const std::string& op, const std::
   return std::nullopt;
 }
 
+bool reduction_free_of_order(const std::string& dtype)
+{
+  const TypeInfo* t = info(dtype);
+  return t != nullptr && (is_integer(t) || t->kind == 'b');
+}
+
 std::optional<std::string> reduction_combine(const std::string& op, const std::string& dtype,
                                              const std::string& acc, const std::string& value)
 {

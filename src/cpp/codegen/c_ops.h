@@ -30,5 +30,9 @@ bool is_library_call(const std::string& op, const std::vector<std::string>& in_d
 std::optional<std::string> reduction_identity(const std::string& op, const std::string& dtype);
 std::optional<std::string> reduction_combine(const std::string& op, const std::string& dtype,
                                              const std::string& acc, const std::string& value);
+// Whether a reduction into `dtype` gives the same bits whatever order its values come in:
+// integers and bools (wrapping sums and products, max, min, all, any). A floating-point sum
+// rounds after each addition, and a max or min may keep either of two NaNs.
+bool reduction_free_of_order(const std::string& dtype);
 
 }  // namespace legate_fuse::codegen

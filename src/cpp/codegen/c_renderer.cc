@@ -1,5 +1,6 @@
 #include "codegen/c_renderer.h"
 
+#include <algorithm>
 #include <sstream>
 
 #include "codegen/arg_reduction.h"
@@ -232,18 +233,12 @@ class Renderer {
     return count;
   }
 
-  // Whether every reduction gives the same bits whatever order its values come in: those into
-  // integers and bools (wrapping sums and products, max, min, all, any). A floating-point sum
-  // rounds after each addition, and a max or min may keep either of two NaNs.
+  // Whether every reduction gives the same bits whatever order its values come in.
   [[nodiscard]] bool reductions_free_of_order() const
   {
-    for (const auto& reduction : spec_.reductions) {
-      const auto& dtype = arg_dtype(reduction.arg);
-      if (dtype != "bool" && dtype.rfind("int", 0) != 0 && dtype.rfind("uint", 0) != 0) {
-        return false;
-      }
-    }
-    return true;
+    return std::all_of(spec_.reductions.begin(), spec_.reductions.end(), [&](const ReduceSpec& r) {
+      return reduction_free_of_order(arg_dtype(r.arg));
+    });
   }
 
   // How the FUSED task may split the kernel's block (runtime/kernel_abi.h): by rows wherever

@@ -194,7 +194,7 @@ class Config:
     )
     kernel_threads: int = setting(
         "LEGATE_FUSE_THREADS", 0, integer_at_least(0, "not a number of threads"),
-        "Threads a large element-wise fused CPU kernel runs on; 0: the cores this process may "
+        "Threads a large fused CPU kernel runs on; 0: the cores this process may "
         "use shared among Legate's CPU workers. Results do not depend on it.",
         shown_default="0",
     )

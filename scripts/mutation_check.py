@@ -723,18 +723,42 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/integration/test_kernel_threads.py::test_results_do_not_depend_on_the_threads",),
         "a kernel helper runs on any core of the process, not on its Legate worker's"),
     Mutation(
-        "float-reductions-run-in-one-pass", "src/cpp/codegen/c_renderer.cc",
-        "    if (value_reductions() != spec_.reductions.size() || uses_argval_nodes(spec_) ||\n"
-        "        !reductions_free_of_order()) {\n",
-        "    if (value_reductions() != spec_.reductions.size() || uses_argval_nodes(spec_)) {\n",
-        ("tests/unit/test_kernel_parts.py::test_which_kernels_split_and_how",
+        "float-reductions-never-in-partials", "src/cpp/codegen/c_renderer.cc",
+        "    if (!ordered && (value_reductions() != spec_.reductions.size() || "
+        "uses_argval_nodes(spec_) ||\n"
+        "                     !reductions_free_of_order())) {\n",
+        "    if (!ordered && (value_reductions() != spec_.reductions.size() || "
+        "uses_argval_nodes(spec_))) {\n",
+        ("tests/unit/test_kernel_parts.py::test_which_kernels_split_and_how",),
+        "a floating-point reduction into a value is never summed in parts: its order would "
+        "show"),
+    Mutation(
+        "ordered-fold-in-element-order", "src/cpp/codegen/ordered_fold.cc",
+        "    for (int64_t i = 0; i < count; ++i) {\\n      \" << acc",
+        "    for (int64_t i = count - 1; i >= 0; --i) {\\n      \" << acc",
+        ("tests/unit/test_kernel_parts.py::test_stages_folded_in_order_give_the_one_pass_bits",
          "tests/integration/test_kernel_threads.py::test_results_do_not_depend_on_the_threads"),
-        "a floating-point reduction into a value folds its elements in one pass, as "
-        "cuPyNumeric's task does: the same bits as fusion off"),
+        "an ordered reduction's operands are folded in element order, as the one pass folds "
+        "them: the same bits as fusion off"),
+    Mutation(
+        "ordered-stages-only-for-kernels-with-calls", "src/cpp/codegen/ordered_fold.cc",
+        "  return ordered && calls;\n",
+        "  return ordered;\n",
+        ("tests/unit/test_kernel_parts.py::test_which_kernels_split_and_how",),
+        "an ordered reduction splits into stages only where the kernel calls a C library "
+        "function (the fold's chain of additions would outweigh the stage's work)"),
+    Mutation(
+        "masked-ordered-reductions-run-whole", "src/cpp/codegen/ordered_fold.cc",
+        "    if (is_array_reduction(spec, r) || spec.reductions[r].mask.index >= 0 ||\n",
+        "    if (is_array_reduction(spec, r) ||\n",
+        ("tests/unit/test_kernel_parts.py::test_which_kernels_split_and_how",),
+        "a masked ordered reduction runs in one pass: no stored operand stands for a kept "
+        "accumulator"),
     Mutation(
         "axis-reductions-run-whole", "src/cpp/codegen/c_renderer.cc",
-        "    if (value_reductions() != spec_.reductions.size() || uses_argval_nodes(spec_) ||\n",
-        "    if (uses_argval_nodes(spec_) ||\n",
+        "    if (!ordered && (value_reductions() != spec_.reductions.size() || "
+        "uses_argval_nodes(spec_) ||\n",
+        "    if (!ordered && (uses_argval_nodes(spec_) ||\n",
         ("tests/unit/test_kernel_parts.py::test_which_kernels_split_and_how",),
         "a kernel reducing along an axis is never split: its parts would fold into one element"),
     Mutation(

@@ -4,9 +4,10 @@ src/cpp/runtime/kernel_threads.*).
 Legate runs a task on one of its CPU workers, one thread each. Where it has fewer workers than
 the process has cores (this project's default configuration on 2 cores: one worker, one core
 left to Python and Legate's runtime threads), a fused kernel may use the cores no worker holds
-while the program's thread waits: its block is split into ranges of rows, run at once. Only
-element-wise kernels split (no reduction, no argmin/argmax), so every element is computed by
-the same code from the same inputs, whatever the number of threads.
+while the program's thread waits: its block is split into ranges of rows, run at once. Every
+element is computed by the same code from the same inputs, and every reduction gives the same
+bits, whatever the number of threads (see docs/SETTINGS.md, LEGATE_FUSE_THREADS: which kernels
+split, and how their reductions fold).
 """
 
 from __future__ import annotations

@@ -1,10 +1,12 @@
 // A fused CPU kernel's block run in parts on several threads (runtime/kernel_threads.*), with
 // kernels written here in the generated kernels' calling convention: every element computed
-// once, a part's corner moved with it, and reductions through partials giving the same bits
-// whatever the number of threads.
+// once, a part's corner moved with it, reductions through partials giving the same bits
+// whatever the number of threads, and ordered folds through stages giving the bits of one pass.
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <thread>
 #include <vector>
 
 #include "check.h"
@@ -78,6 +80,50 @@ extern "C" void sum_combine(const legate_fuse_array* arrays, const void* partial
   *reinterpret_cast<double*>(arrays[1].data) += sum;
 }
 
+// An ordered sum (LEGATE_FUSE_SPLIT_ORDERED) of sin(in) into arrays[1]'s value: the stage
+// writes each element's operand; the stage of the first part is slow, so that the helpers
+// stage the parts after it first and wait for their buffers to be folded.
+extern "C" void ordered_stage(std::int32_t, const std::int64_t* extents,
+                              const legate_fuse_array* arrays, const void* scalars, void* operands)
+{
+  std::int64_t corner = 0;
+  std::memcpy(&corner, scalars, sizeof(corner));
+  if (corner == 0) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  }
+  for (std::int64_t k = 0; k < extents[0]; ++k) {
+    static_cast<double*>(operands)[k] =
+        std::sin(*reinterpret_cast<const double*>(arrays[0].data + k * arrays[0].strides[0]));
+  }
+}
+
+extern "C" void ordered_whole(std::int32_t, const std::int64_t* extents,
+                              const legate_fuse_array* arrays, const void*)
+{
+  double sum = 0;
+  for (std::int64_t k = 0; k < extents[0]; ++k) {
+    sum =
+        sum + std::sin(*reinterpret_cast<const double*>(arrays[0].data + k * arrays[0].strides[0]));
+  }
+  *reinterpret_cast<double*>(arrays[1].data) += sum;
+}
+
+extern "C" void ordered_start(void* partial)
+{
+  const double zero = 0;
+  std::memcpy(partial, &zero, sizeof(zero));
+}
+
+extern "C" void ordered_fold(const void* operands, std::int64_t count, void* partial)
+{
+  double sum = 0;
+  std::memcpy(&sum, partial, sizeof(sum));
+  for (std::int64_t k = 0; k < count; ++k) {
+    sum = sum + static_cast<const double*>(operands)[k];
+  }
+  std::memcpy(partial, &sum, sizeof(sum));
+}
+
 legate_fuse_array array_of(void* data, std::int64_t stride0, std::int64_t stride1 = 0)
 {
   legate_fuse_array array{};
@@ -146,6 +192,33 @@ double sum_on(int threads, std::int64_t n)
   kernel.split         = LEGATE_FUSE_SPLIT_ROWS | LEGATE_FUSE_SPLIT_PARTIALS;
   KernelThreads::instance().set_threads(threads);
   KernelThreads::instance().run(call_of(kernel, 1, extents, arrays, scalars));
+  return target;
+}
+
+// The ordered sum of n values over `threads` threads, through stages.
+double ordered_sum_on(int threads, std::int64_t n)
+{
+  std::vector<double> in(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    in[static_cast<std::size_t>(i)] = static_cast<double>(i) * 0.37;
+  }
+  double target = 0.5;
+  const std::vector<legate_fuse_array> arrays{array_of(in.data(), 8), array_of(&target, 0)};
+  const std::int64_t extents[1] = {n};
+  const std::vector<char> scalars(8 * LEGATE_FUSE_MAX_DIM, 0);
+  CpuKernel kernel;
+  kernel.whole         = ordered_whole;
+  kernel.stage         = ordered_stage;
+  kernel.fold          = ordered_fold;
+  kernel.start         = ordered_start;
+  kernel.combine       = sum_combine;
+  kernel.partial_count = 1;
+  kernel.split =
+      LEGATE_FUSE_SPLIT_ROWS | LEGATE_FUSE_SPLIT_MOVES_CORNER | LEGATE_FUSE_SPLIT_ORDERED;
+  KernelThreads::instance().set_threads(threads);
+  KernelCall call    = call_of(kernel, 1, extents, arrays, scalars);
+  call.corner_offset = 0;
+  KernelThreads::instance().run(call);
   return target;
 }
 
@@ -226,6 +299,22 @@ LF_TEST(a_reduction_gives_the_same_bits_whatever_the_threads)
     want += part;
   }
   LF_CHECK(std::memcmp(&one, &want, sizeof(one)) == 0);
+}
+
+LF_TEST(an_ordered_fold_gives_the_bits_of_one_pass_whatever_the_threads)
+{
+  const std::int64_t n = 1'000'003;
+  double want          = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    want = want + std::sin(static_cast<double>(i) * 0.37);
+  }
+  want              = 0.5 + want;
+  const auto before = KernelThreads::instance().split_runs();
+  for (const int threads : {1, 2, 3, 8}) {
+    const double got = ordered_sum_on(threads, n);
+    LF_CHECK(std::memcmp(&got, &want, sizeof(got)) == 0);
+  }
+  LF_CHECK(KernelThreads::instance().split_runs() == before + 3);  // all but 1 thread split
 }
 
 LF_TEST_MAIN

@@ -1,8 +1,8 @@
 """LEGATE_FUSE_THREADS: a large fused CPU kernel runs in parts on the cores Legate's CPU workers
 leave (backend/kernel_threads.py, src/cpp/runtime/kernel_threads.*). Each value of the setting
 runs the same program in a process of its own: the element-wise results are those of fusion
-off bit for bit, a sum too (it runs in one pass), and the parts ran on other threads
-only where the setting allows it."""
+off bit for bit, a sum too (its operands are folded in element order, as the one pass folds
+them), and the parts ran on other threads only where the setting allows it."""
 
 from __future__ import annotations
 
@@ -82,8 +82,8 @@ def test_results_do_not_depend_on_the_threads(threads: str, fusion_off: dict[str
     assert stats["fused_launches"] > 0
     assert on["arrays"] == fusion_off["arrays"], "element-wise results differ from fusion off"
     # The sum is the same bits as fusion off's, whatever the threads: a floating-point
-    # reduction into a value runs in one pass, element after element, as cuPyNumeric's task
-    # folds it. (Its terms grow along the array: in parts, it rounds otherwise.)
+    # reduction into a value folds element after element, as cuPyNumeric's task folds it, its
+    # parts' operands in order. (Its terms grow along the array: in parts, it rounds otherwise.)
     assert on["total"] == fusion_off["total"]
     y = numpy.frombuffer(bytes.fromhex(on["arrays"][0]), dtype=numpy.float64)
     x = numpy.random.default_rng(5).uniform(-2.0, 2.0, len(y))

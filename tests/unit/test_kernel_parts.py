@@ -1,5 +1,6 @@
 """How a generated C kernel says it may be split into parts (runtime/kernel_abi.h): which kernels
-split, and a reduction's part form and combine on real kernels, through cffi, without Legate."""
+split, a reduction's part form and combine, and an ordered reduction's stages and fold, on real
+kernels, through cffi, without Legate."""
 
 from __future__ import annotations
 
@@ -23,8 +24,15 @@ typedef struct legate_fuse_array {{ char* data; int64_t strides[{_core.MAX_DIM}]
 void legate_fuse_kernel_part(int32_t ndim, const int64_t* extents,
                              const legate_fuse_array* arrays, const void* scalars, void* partial);
 void legate_fuse_kernel_combine(const legate_fuse_array* arrays, const void* partial);
+void legate_fuse_kernel(int32_t ndim, const int64_t* extents, const legate_fuse_array* arrays,
+                        const void* scalars);
+void legate_fuse_kernel_stage(int32_t ndim, const int64_t* extents,
+                              const legate_fuse_array* arrays, const void* scalars,
+                              void* operands);
+void legate_fuse_kernel_fold(const void* operands, int64_t count, void* partial);
+void legate_fuse_kernel_start(void* partial);
 """)
-ROWS, MOVES_CORNER, PARTIALS = 1, 2, 4
+ROWS, MOVES_CORNER, PARTIALS, ORDERED = 1, 2, 4, 8
 
 ELEMENT_WISE = KernelSpec(
     args=((IN, "float64", False), (OUT, "float64", False)), scalar_types=(),
@@ -46,6 +54,31 @@ FLOAT_SUM_AND_STORE = KernelSpec(
     args=((IN, "float64", False), (OUT, "float64", False), (RED, "float64", True)),
     scalar_types=(), nodes=(("UNARY_OP.EXP", "float64", ((ARG, 0),)),), stores=((1, 0),),
     reductions=((2, "SUM", (ARG, 0), NO_OPERAND),))
+# The sum of exp(x) where x > 0: a masked fold keeps its accumulator where the mask is false.
+MASKED_SUM_OF_A_CALL = KernelSpec(
+    args=((IN, "float64", False), (RED, "float64", True)), scalar_types=("float64",),
+    nodes=(("UNARY_OP.EXP", "float64", ((ARG, 0),)),
+           ("BINARY_OP.GREATER", "bool", ((ARG, 0), (SCALAR, 0)))),
+    stores=(), reductions=((1, "SUM", (REGISTER, 0), (REGISTER, 1)),))
+
+
+def reductions_of_a_call(dtype: str, ops: tuple[str, ...], extra: str | None = None) -> KernelSpec:
+    """exp(x) * 3 stored, and reduced into one value per op; with `extra`, x converted to it
+    and summed too."""
+    nodes: list[tuple[str, str, tuple[tuple[int, int], ...]]] = [
+        ("UNARY_OP.EXP", dtype, ((ARG, 0),)),
+        ("BINARY_OP.MULTIPLY", dtype, ((REGISTER, 0), (ARG, 2)))]
+    args = [(IN, dtype, False), (OUT, dtype, False), (IN, dtype, True)]
+    reductions = [(len(args) + k, op, (REGISTER, 1), NO_OPERAND) for k, op in enumerate(ops)]
+    args += [(RED, dtype, True)] * len(ops)
+    if extra is not None:
+        nodes.append(("CONVERT.NOOP", extra, ((ARG, 0),)))
+        reductions.append((len(args), "SUM", (REGISTER, 2), NO_OPERAND))
+        args.append((RED, extra, True))
+    return KernelSpec(args=tuple(args), scalar_types=(), nodes=tuple(nodes),
+                      stores=((1, 1),), reductions=tuple(reductions))
+
+
 # (Of integers, whose reductions into values split.)
 ALONG_AN_AXIS = KernelSpec(
     args=((IN, "int64", False), (RED, "int64", False)), scalar_types=(),
@@ -68,13 +101,17 @@ def split_flags(source: str) -> str | None:
     (ARANGE, "LEGATE_FUSE_SPLIT_ROWS | LEGATE_FUSE_SPLIT_MOVES_CORNER"),
     (ALONG_AN_AXIS, None),
     (FLOAT_VALUES, None),
-    (FLOAT_SUM_AND_STORE, None),
+    (FLOAT_SUM_AND_STORE, "LEGATE_FUSE_SPLIT_ROWS | LEGATE_FUSE_SPLIT_ORDERED"),
+    (MASKED_SUM_OF_A_CALL, None),
 ], ids=["element-wise", "integer reductions into values", "arange", "along an axis",
-        "floating-point reductions into values", "a floating-point sum beside a store"])
+        "floating-point reductions into values", "a floating-point sum beside a call",
+        "a masked floating-point sum"])
 def test_which_kernels_split_and_how(spec: KernelSpec, flags: str | None) -> None:
     """An axis reduction folds rows into shared elements: parts at once would race. A
-    floating-point reduction into a value runs in one pass, element after element, as
-    cuPyNumeric's task does: in parts, its sum would round otherwise."""
+    floating-point reduction into a value folds element after element, as cuPyNumeric's task
+    does (in parts, its sum would round otherwise): its parts run as stages whose operands are
+    folded in order, where the kernel calls a C library function (the stage's work then
+    outweighs the fold's), unmasked; otherwise in one pass."""
     assert split_flags(spec.render_c()) == flags
 
 
@@ -106,3 +143,81 @@ def test_a_reductions_parts_combined_fold_each_parts_value(compiler: KernelCompi
         library.legate_fuse_kernel_combine(arrays, partial)
     assert int(targets[0]) == int(numpy.sum(x * x))
     assert int(targets[1]) == int(numpy.max(x * x))
+
+
+def described(arrays: list[numpy.ndarray]) -> object:
+    slots = ffi.new("legate_fuse_array[]", len(arrays))
+    for slot, array in zip(slots, arrays, strict=True):
+        slot.data = ffi.cast("char*", array.ctypes.data)
+        for d, stride in enumerate(array.strides):
+            slot.strides[d] = stride
+    return slots
+
+
+@pytest.mark.parametrize(("spec", "shape"), [
+    (reductions_of_a_call("float64", ("SUM",)), (20_000,)),
+    (reductions_of_a_call("float64", ("SUM", "PROD", "MAX", "MIN")), (1000,)),
+    (reductions_of_a_call("float32", ("SUM",), extra="float64"), (1000,)),
+    (reductions_of_a_call("float64", ("SUM",), extra="int64"), (40, 25)),
+], ids=["float64 sum", "float64 sum, prod, max, min", "float32 sum and a float64 sum",
+        "float64 and int64 sums over rows"])
+def test_stages_folded_in_order_give_the_one_pass_bits(compiler: KernelCompiler,
+                                                       spec: KernelSpec,
+                                                       shape: tuple[int, ...]) -> None:
+    """The stage form on parts of the block (ranges of rows), each part's operands folded in
+    order into accumulators started at the identities, combined into the targets: the bits of
+    the kernel's one pass, element-wise results and reductions alike."""
+    path = str(compiler.build(spec.render_c()))
+    assert ctypes.c_int32.in_dll(ctypes.CDLL(path), "legate_fuse_kernel_split").value == (
+        ROWS | ORDERED)
+    library = ffi.dlopen(path)
+    dtype = spec.args[0][1]
+    rng = numpy.random.default_rng(3)
+    # Terms that grow along the block: summed in parts, they round otherwise.
+    x = (rng.uniform(-1.0, 1.0, shape) + numpy.linspace(-3, 6, x_size := int(numpy.prod(shape)))
+         .reshape(shape)).astype(dtype)
+    x.reshape(-1)[[7, x_size // 2]] = -0.0  # signed zeros among the operands
+    scale = numpy.array(1.000001, dtype=dtype)
+    reductions = spec.args[3:]
+
+    def fresh() -> list[numpy.ndarray]:
+        targets = [numpy.array(0.5, dtype=red[1]) for red in reductions]
+        return [x, numpy.zeros(shape, dtype=dtype), scale, *targets]
+
+    scalars = ffi.new("char[]", 8 * _core.MAX_DIM)
+    whole = fresh()
+    library.legate_fuse_kernel(len(shape), ffi.new("int64_t[]", shape), described(whole), scalars)
+
+    staged = fresh()
+    arrays = described(staged)
+    partial = ffi.new("char[]", 16 * len(reductions))
+    library.legate_fuse_kernel_start(partial)
+    rows = shape[0]
+    row_volume = x_size // rows
+    for start, stop in itertools.pairwise([0, rows * 3 // 10, rows * 7 // 10, rows]):
+        part = ffi.new("legate_fuse_array[]", len(staged))
+        ffi.memmove(part, arrays, ffi.sizeof("legate_fuse_array") * len(staged))
+        for k in (0, 1):
+            part[k].data = arrays[k].data + start * staged[k].strides[0]
+        volume = (stop - start) * row_volume
+        operands = ffi.new("char[]", 8 * len(reductions) * volume)
+        library.legate_fuse_kernel_stage(len(shape), ffi.new("int64_t[]", (stop - start,
+                                                                          *shape[1:])),
+                                         part, scalars, operands)
+        library.legate_fuse_kernel_fold(operands, volume, partial)
+    library.legate_fuse_kernel_combine(arrays, partial)
+    for got, want in zip(staged, whole, strict=True):
+        assert got.tobytes() == want.tobytes()
+    if dtype == "float64":
+        # The one pass folds element after element; the parts' own sums, added, would differ.
+        operands = whole[1].reshape(-1).tolist()
+        assert float(whole[3]) == 0.5 + folded_in_order(operands)
+        thirds = numpy.array_split(numpy.array(operands), 3)
+        assert float(whole[3]) != 0.5 + sum(folded_in_order(t.tolist()) for t in thirds)
+
+
+def folded_in_order(values: list[float]) -> float:
+    total = 0.0
+    for value in values:
+        total += value
+    return total

@@ -11,6 +11,7 @@
 #include "codegen/element_body.h"
 #include "codegen/half_float.h"
 #include "codegen/kernel_abi_text.h"
+#include "codegen/ordered_fold.h"
 #include "codegen/staged_body.h"
 #include "runtime/kernel_abi.h"
 
@@ -56,27 +57,44 @@ class Renderer {
       // first index plus the position in the row.
       out << "#define LF_INDEX (lf_row_start + i)\n\n";
     }
-    if (!split_flags().empty() && value_reductions() > 0) {
+    if (folds_in_order(spec_)) {
+      // The one pass, and the stage form whose parts may run at once, their operands folded
+      // in element order by the same statements.
+      write_function(out, Form::Whole);
+      write_function(out, Form::Stage);
+      write_start_and_fold(out, spec_);
+      write_combine(out);
+    } else if (!split_flags().empty() && value_reductions() > 0) {
       // The loop once, in its part form: the whole block is one part, combined.
-      write_function(out, true);
+      write_function(out, Form::Part);
       write_combine(out);
       write_whole_as_one_part(out);
     } else {
-      write_function(out, false);
+      write_function(out, Form::Whole);
     }
     out << split_flags();
     return out.str();
   }
 
  private:
-  // The kernel, or with `partial` its part form (runtime/kernel_abi.h): the same loop, whose
-  // single-value reductions end in the caller's slots rather than in the reduction arrays.
-  void write_function(std::ostringstream& out, bool partial) const
+  // The kernel, its part form, or its stage form (runtime/kernel_abi.h): the same loop, whose
+  // single-value reductions end in the reduction arrays, in the caller's slots, or (the
+  // stage form) as operands stored for a fold after the stage.
+  enum class Form { Whole, Part, Stage };
+  void write_function(std::ostringstream& out, Form form) const
   {
-    out << "void " << (partial ? LEGATE_FUSE_PART_SYMBOL : KERNEL_SYMBOL)
+    const bool partial = form == Form::Part;
+    const bool stage   = form == Form::Stage;
+    out << "void "
+        << (partial ? LEGATE_FUSE_PART_SYMBOL
+            : stage ? LEGATE_FUSE_STAGE_SYMBOL
+                    : KERNEL_SYMBOL)
         << "(int32_t ndim, const int64_t* extents, const legate_fuse_array* arrays, "
            "const void* scalars"
-        << (partial ? ", void* lf_partial" : "") << ")\n{\n";
+        << (partial ? ", void* lf_partial"
+            : stage ? ", void* lf_operands"
+                    : "")
+        << ")\n{\n";
     out << "  const char* scalar_bytes = (const char*)scalars;\n  (void)scalar_bytes;\n";
     for (std::size_t k = 0; k < spec_.scalar_types.size(); ++k) {
       const auto type = c_type_of(spec_.scalar_types[k]);
@@ -103,7 +121,7 @@ class Renderer {
       }
     }
     for (std::size_t r = 0; r < spec_.reductions.size(); ++r) {
-      if (is_array_reduction(spec_, r)) {
+      if (is_array_reduction(spec_, r) || stage) {
         continue;
       }
       const auto& red  = spec_.reductions[r];
@@ -120,6 +138,10 @@ class Renderer {
            "  for (int32_t d = 0; d + 1 < ndim; ++d) outer *= extents[d];\n"
            "  const int64_t inner = ndim > 0 ? extents[ndim - 1] : 1;\n"
            "  int64_t index[8] = {0};\n";
+    if (stage) {
+      write_operand_arrays(out, spec_);
+    }
+    const ValueFold value_fold = stage ? ValueFold{stored_operand} : ValueFold{};
     for (std::size_t a = 0; a < spec_.args.size(); ++a) {
       out << "  char* row" << a << " = arrays[" << a << "].data;\n"
           << "  const int64_t st" << a << " = ndim > 0 ? arrays[" << a
@@ -140,12 +162,12 @@ class Renderer {
     out << "    if (contiguous) {\n";
     const ElementAccess contiguous = [&](std::size_t a) { return element(a, true); };
     if (wants_staging(spec_)) {
-      write_staged_body(out, spec_, "      ", "inner", contiguous);
+      write_staged_body(out, spec_, "      ", "inner", contiguous, value_fold);
     } else if (wants_nan_check(spec_)) {
       write_nan_checked_body(out, spec_, "      ", "inner", contiguous);
     } else {
       out << "      for (int64_t i = 0; i < inner; ++i) {\n";
-      write_element_body(out, spec_, "        ", contiguous, fold_in_place());
+      write_element_body(out, spec_, "        ", contiguous, fold_in_place(), value_fold);
       out << "      }\n";
     }
     if (folds_arrays()) {
@@ -154,7 +176,8 @@ class Renderer {
     out << "    } else {\n"
         << "      for (int64_t i = 0; i < inner; ++i) {\n";
     write_element_body(
-        out, spec_, "        ", [&](std::size_t a) { return element(a, false); }, fold_in_place());
+        out, spec_, "        ", [&](std::size_t a) { return element(a, false); }, fold_in_place(),
+        value_fold);
     out << "      }\n    }\n"
            "    for (int32_t d = ndim - 2; d >= 0; --d) {\n"
            "      if (++index[d] < extents[d]) {\n";
@@ -170,7 +193,7 @@ class Renderer {
     out << "    }\n"
            "  }\n";
     for (std::size_t r = 0, slot = 0; r < spec_.reductions.size(); ++r) {
-      if (is_array_reduction(spec_, r)) {
+      if (is_array_reduction(spec_, r) || stage) {
         continue;
       }
       const auto acc = "acc" + std::to_string(r);
@@ -245,21 +268,25 @@ class Renderer {
   // each element is computed from its own position alone, single-value reductions through
   // their partials where their order does not show. A reduction along an axis folds rows into
   // shared elements, and an argmin/argmax reads the corner in every dimension: those run whole.
-  // So does a floating-point reduction into a value: one pass, element after element, as
+  // A floating-point reduction into a value folds in one pass, element after element, as
   // cuPyNumeric's task folds it on a CPU, so that its bits are those of fusion off, whichever
   // windows of a run fuse (a group runs unfused while its kernel compiles, and now and then to
-  // measure the payoff) and whatever the threads.
+  // measure the payoff) and whatever the threads: its parts run as stages, their operands
+  // folded in order (codegen/ordered_fold.h), or, masked, the kernel runs whole.
   [[nodiscard]] std::string split_flags() const
   {
-    if (value_reductions() != spec_.reductions.size() || uses_argval_nodes(spec_) ||
-        !reductions_free_of_order()) {
+    const bool ordered = folds_in_order(spec_);
+    if (!ordered && (value_reductions() != spec_.reductions.size() || uses_argval_nodes(spec_) ||
+                     !reductions_free_of_order())) {
       return "";
     }
     std::string flags = "LEGATE_FUSE_SPLIT_ROWS";
     if (uses_index(spec_)) {
       flags += " | LEGATE_FUSE_SPLIT_MOVES_CORNER";
     }
-    if (value_reductions() > 0) {
+    if (ordered) {
+      flags += " | LEGATE_FUSE_SPLIT_ORDERED";
+    } else if (value_reductions() > 0) {
       flags += " | LEGATE_FUSE_SPLIT_PARTIALS";
     }
     return std::string{"const int32_t "} + LEGATE_FUSE_SPLIT_SYMBOL + " = " + flags + ";\n";

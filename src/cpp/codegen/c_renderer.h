@@ -11,7 +11,7 @@ namespace legate_fuse::codegen {
 inline constexpr const char* KERNEL_SYMBOL = "legate_fuse_kernel";
 
 // Bumped whenever generated code changes meaning: part of the kernel cache key.
-inline constexpr int C_RENDERER_VERSION = 10;
+inline constexpr int C_RENDERER_VERSION = 11;
 
 class UnsupportedError : public std::runtime_error {
  public:

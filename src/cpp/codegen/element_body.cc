@@ -213,7 +213,8 @@ bool is_array_reduction(const KernelSpec& spec, std::size_t r)
 }
 
 void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
-                      const ElementAccess& element, const ArrayFold& fold)
+                      const ElementAccess& element, const ArrayFold& fold,
+                      const ValueFold& value_fold)
 {
   for (std::size_t r = 0; r < spec.reductions.size(); ++r) {
     const auto& red   = spec.reductions[r];
@@ -228,6 +229,13 @@ void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std
       out << indent << (masked ? "if (" + operand_name(red.mask) + ") " : "") << statement << "\n";
       continue;
     }
+    if (value_fold) {
+      if (masked) {
+        throw UnsupportedError("legate-fuse: no stage form of a masked reduction");
+      }
+      out << indent << value_fold(r, value) << "\n";
+      continue;
+    }
     const auto acc = "acc" + std::to_string(r);
     auto combined  = require_rendering(reduction_combine(red.op, dtype, acc, value), red.op);
     if (masked) {
@@ -238,7 +246,8 @@ void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std
 }
 
 void write_element_body(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
-                        const ElementAccess& element, const ArrayFold& fold)
+                        const ElementAccess& element, const ArrayFold& fold,
+                        const ValueFold& value_fold)
 {
   for (std::size_t a = 0; a < spec.args.size(); ++a) {
     if (spec.args[a].role == ArgSpec::Role::Input && !is_value_input(spec, a)) {
@@ -249,7 +258,7 @@ void write_element_body(std::ostringstream& out, const KernelSpec& spec, const s
     write_node(out, spec, n, indent);
   }
   write_stores(out, spec, indent, element);
-  write_reductions(out, spec, indent, element, fold);
+  write_reductions(out, spec, indent, element, fold, value_fold);
 }
 
 }  // namespace legate_fuse::codegen

@@ -18,6 +18,11 @@ using ElementAccess = std::function<std::string(std::size_t arg)>;
 using ArrayFold =
     std::function<std::string(std::size_t r, const std::string& element, const std::string& value)>;
 
+// How a renderer takes `value`, the current iteration's operand of reduction r into a single
+// value: a statement. Empty: folded into the accumulator acc<r>. A kernel's stage form
+// (codegen/ordered_fold.h) stores it instead, for a fold in element order after the stage.
+using ValueFold = std::function<std::string(std::size_t r, const std::string& value)>;
+
 // Whether reduction r reduces into an array (a partitioned store, promoted along the reduced
 // dimensions: an axis reduction), each element into its own target element, rather than
 // into one value accumulated in acc<r>.
@@ -29,7 +34,8 @@ using ArrayFold =
 // array reductions. Single-element (value) inputs are expected to be loaded once before, as
 // in<k>.
 void write_element_body(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
-                        const ElementAccess& element, const ArrayFold& fold);
+                        const ElementAccess& element, const ArrayFold& fold,
+                        const ValueFold& value_fold = {});
 
 // The pieces of the element body, for renderers that split it (codegen/staged_body.h).
 void write_input_load(std::ostringstream& out, const KernelSpec& spec, std::size_t arg,
@@ -41,7 +47,8 @@ void write_stores(std::ostringstream& out, const KernelSpec& spec, const std::st
                   const ElementAccess& element);
 // Throws UnsupportedError for an array reduction when no `fold` is given.
 void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
-                      const ElementAccess& element = {}, const ArrayFold& fold = {});
+                      const ElementAccess& element = {}, const ArrayFold& fold = {},
+                      const ValueFold& value_fold = {});
 // Whether node n calls an out-of-line C library function (see c_ops.h is_library_call).
 [[nodiscard]] bool is_library_call_node(const KernelSpec& spec, std::size_t n);
 

@@ -100,6 +100,7 @@ struct StageWriter {
   const std::set<std::int32_t>& kept_inputs;
   int reduce_stage;
   const ElementAccess& element;
+  const ValueFold& value_fold;
   std::string in1;
 
   // Loads what `uses` names: partitioned inputs (in the reduction loop, the kept ones from
@@ -147,7 +148,7 @@ struct StageWriter {
       write_stores(out, spec, in2, element);
     }
     if (reductions) {
-      write_reductions(out, spec, in2);
+      write_reductions(out, spec, in2, {}, {}, value_fold);
     }
     out << in1 << "}\n";
   }
@@ -204,7 +205,8 @@ bool wants_staging(const KernelSpec& spec)
 }
 
 void write_staged_body(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
-                       const std::string& count, const ElementAccess& element)
+                       const std::string& count, const ElementAccess& element,
+                       const ValueFold& value_fold)
 {
   const Stages stages = assign_stages(spec);
   // Reductions fold in a loop of their own after the stores: a floating-point fold is
@@ -271,7 +273,8 @@ void write_staged_body(std::ostringstream& out, const KernelSpec& spec, const st
     out << in1 << c_type_of(spec.args[static_cast<std::size_t>(arg)].dtype) << " tin" << arg << "["
         << STAGE_TILE << "];\n";
   }
-  const StageWriter writer{spec, stages.of_node, buffered, kept_inputs, reduce_stage, element, in1};
+  const StageWriter writer{spec,         stages.of_node, buffered,   kept_inputs,
+                           reduce_stage, element,        value_fold, in1};
   for (int s = 0; s <= reduce_stage; ++s) {
     std::vector<std::size_t> nodes, vector_nodes;
     for (std::size_t n = 0; n < spec.nodes.size(); ++n) {

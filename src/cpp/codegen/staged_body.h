@@ -27,6 +27,7 @@ inline constexpr int STAGE_TILE = 256;
 // may have overwritten: reductions see the inputs' values from before the kernel, as in
 // write_element_body.
 void write_staged_body(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
-                       const std::string& count, const ElementAccess& element);
+                       const std::string& count, const ElementAccess& element,
+                       const ValueFold& value_fold = {});
 
 }  // namespace legate_fuse::codegen

@@ -54,7 +54,16 @@ typedef void (*legate_fuse_kernel_fn)(int32_t ndim, const int64_t* extents,
  * reduction's value over the part into its own slot of `partial` (LEGATE_FUSE_PARTIAL_SLOT
  * bytes each, `legate_fuse_kernel_partial_count` of them), and `legate_fuse_kernel_combine`
  * then folds each part's slots into the reduction arrays, part after part in order: the same
- * parts and order whatever the number of threads, so the same result. */
+ * parts and order whatever the number of threads, so the same result. ORDERED: the kernel
+ * reduces into single values whose result depends on the order of their operands (a
+ * floating-point sum), and folds them element after element as cuPyNumeric's task does; its
+ * parts run `legate_fuse_kernel_stage`, which does the part's element-wise work and writes each
+ * reduction's operands, element by element, into `operands` (reduction k's at byte
+ * LEGATE_FUSE_OPERAND_BYTES * k * volume, in the reduction's C type, `volume` the part's elements).
+ * `legate_fuse_kernel_start` writes each reduction's identity into a `partial` (as above),
+ * `legate_fuse_kernel_fold` folds a part's `count` operands into it in element order, part
+ * after part in order, and `legate_fuse_kernel_combine` folds it into the reduction arrays:
+ * the very operations of the kernel's one pass, so the same bits. */
 #define LEGATE_FUSE_SPLIT_SYMBOL "legate_fuse_kernel_split"
 #define LEGATE_FUSE_PART_SYMBOL "legate_fuse_kernel_part"
 #define LEGATE_FUSE_COMBINE_SYMBOL "legate_fuse_kernel_combine"
@@ -62,11 +71,22 @@ typedef void (*legate_fuse_kernel_fn)(int32_t ndim, const int64_t* extents,
 #define LEGATE_FUSE_SPLIT_ROWS 1u
 #define LEGATE_FUSE_SPLIT_MOVES_CORNER 2u
 #define LEGATE_FUSE_SPLIT_PARTIALS 4u
+#define LEGATE_FUSE_SPLIT_ORDERED 8u
+#define LEGATE_FUSE_STAGE_SYMBOL "legate_fuse_kernel_stage"
+#define LEGATE_FUSE_FOLD_SYMBOL "legate_fuse_kernel_fold"
+#define LEGATE_FUSE_START_SYMBOL "legate_fuse_kernel_start"
+/* Bytes per operand in a stage's operand arrays: reductions of wider types never split. */
+#define LEGATE_FUSE_OPERAND_BYTES 8
 #define LEGATE_FUSE_PARTIAL_SLOT 16
 typedef void (*legate_fuse_part_fn)(int32_t ndim, const int64_t* extents,
                                     const legate_fuse_array* arrays, const void* scalars,
                                     void* partial);
 typedef void (*legate_fuse_combine_fn)(const legate_fuse_array* arrays, const void* partial);
+typedef void (*legate_fuse_stage_fn)(int32_t ndim, const int64_t* extents,
+                                     const legate_fuse_array* arrays, const void* scalars,
+                                     void* operands);
+typedef void (*legate_fuse_fold_fn)(const void* operands, int64_t count, void* partial);
+typedef void (*legate_fuse_start_fn)(void* partial);
 
 #ifdef __cplusplus
 }

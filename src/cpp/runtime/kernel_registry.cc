@@ -13,19 +13,33 @@ namespace {
 CpuKernel describe(void* library, legate_fuse_kernel_fn whole)
 {
   CpuKernel kernel;
-  kernel.whole     = whole;
-  const auto* flag = static_cast<const std::int32_t*>(dlsym(library, LEGATE_FUSE_SPLIT_SYMBOL));
-  kernel.split     = flag == nullptr ? 0U : static_cast<std::uint32_t>(*flag);
-  if ((kernel.split & LEGATE_FUSE_SPLIT_PARTIALS) != 0) {
+  kernel.whole        = whole;
+  const auto* flag    = static_cast<const std::int32_t*>(dlsym(library, LEGATE_FUSE_SPLIT_SYMBOL));
+  kernel.split        = flag == nullptr ? 0U : static_cast<std::uint32_t>(*flag);
+  const bool partials = (kernel.split & LEGATE_FUSE_SPLIT_PARTIALS) != 0;
+  const bool ordered  = (kernel.split & LEGATE_FUSE_SPLIT_ORDERED) != 0;
+  if (!partials && !ordered) {
+    return kernel;
+  }
+  kernel.combine =
+      reinterpret_cast<legate_fuse_combine_fn>(dlsym(library, LEGATE_FUSE_COMBINE_SYMBOL));
+  const auto* count =
+      static_cast<const std::int32_t*>(dlsym(library, LEGATE_FUSE_PARTIAL_COUNT_SYMBOL));
+  kernel.partial_count = count == nullptr ? 0 : *count;
+  bool complete        = kernel.combine != nullptr && kernel.partial_count > 0;
+  if (partials) {
     kernel.part = reinterpret_cast<legate_fuse_part_fn>(dlsym(library, LEGATE_FUSE_PART_SYMBOL));
-    kernel.combine =
-        reinterpret_cast<legate_fuse_combine_fn>(dlsym(library, LEGATE_FUSE_COMBINE_SYMBOL));
-    const auto* count =
-        static_cast<const std::int32_t*>(dlsym(library, LEGATE_FUSE_PARTIAL_COUNT_SYMBOL));
-    kernel.partial_count = count == nullptr ? 0 : *count;
-    if (kernel.part == nullptr || kernel.combine == nullptr || kernel.partial_count <= 0) {
-      kernel.split = 0;
-    }
+    complete    = complete && kernel.part != nullptr;
+  }
+  if (ordered) {
+    kernel.stage = reinterpret_cast<legate_fuse_stage_fn>(dlsym(library, LEGATE_FUSE_STAGE_SYMBOL));
+    kernel.fold  = reinterpret_cast<legate_fuse_fold_fn>(dlsym(library, LEGATE_FUSE_FOLD_SYMBOL));
+    kernel.start = reinterpret_cast<legate_fuse_start_fn>(dlsym(library, LEGATE_FUSE_START_SYMBOL));
+    complete     = complete && kernel.stage != nullptr && kernel.fold != nullptr &&
+                   kernel.start != nullptr && !partials;
+  }
+  if (!complete) {
+    kernel.split = 0;
   }
   return kernel;
 }

@@ -84,8 +84,9 @@ void KernelThreads::run(const KernelCall& call)
   const CpuKernel& kernel = call.kernel;
   const int threads       = threads_.load();
   const bool partials     = (kernel.split & LEGATE_FUSE_SPLIT_PARTIALS) != 0;
-  // Element-wise kernels split only to use other threads; kernels with partials always run in
-  // their parts, so that their result does not depend on the threads.
+  const bool ordered      = (kernel.split & LEGATE_FUSE_SPLIT_ORDERED) != 0;
+  // Element-wise kernels and ordered folds split only to use other threads; kernels with
+  // partials always run in their parts, so that their result does not depend on the threads.
   if (call.ndim == 0 || (kernel.split & LEGATE_FUSE_SPLIT_ROWS) == 0 ||
       (threads < 2 && !partials)) {
     kernel.whole(call.ndim, call.extents, call.arrays, call.scalars->data());
@@ -102,6 +103,10 @@ void KernelThreads::run(const KernelCall& call)
                         call.ndim == 1 ? kElementAlignment : 1);
   if (job.parts.parts < 2) {
     kernel.whole(call.ndim, call.extents, call.arrays, call.scalars->data());
+    return;
+  }
+  if (ordered) {
+    run_ordered(call, job.rows, job.parts, row_volume);
     return;
   }
   const std::size_t part_bytes =
@@ -121,6 +126,115 @@ void KernelThreads::run(const KernelCall& call)
   }
 }
 
+void KernelThreads::run_ordered(const KernelCall& call, std::int64_t rows, RowParts parts,
+                                std::int64_t row_volume)
+{
+  const CpuKernel& kernel = call.kernel;
+  std::unique_lock<std::mutex> busy{busy_, std::try_to_lock};
+  Job job;
+  job.call        = &call;
+  job.rows        = rows;
+  job.parts       = parts;
+  job.ordered     = true;
+  job.threads     = threads_.load();
+  job.stages      = kStagesPerThread * job.threads;
+  job.stage_bytes = static_cast<std::size_t>(kernel.partial_count) * LEGATE_FUSE_OPERAND_BYTES *
+                    static_cast<std::size_t>(parts.rows_per_part * row_volume);
+  const std::size_t bytes = job.stage_bytes * static_cast<std::size_t>(job.stages);
+  if (!busy.owns_lock() || bytes > kMaxStageBytes) {
+    // The helpers are another point task's now, or the stages would take too much memory:
+    // the one pass, on this thread.
+    kernel.whole(call.ndim, call.extents, call.arrays, call.scalars->data());
+    return;
+  }
+  if (operands_.size() < bytes) {
+    operands_.resize(bytes);
+  }
+  job.operands = operands_.data();
+  job.staged   = std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(parts.parts));
+  run_on_helpers(job);
+}
+
+void KernelThreads::stage_part(Job& job, std::int64_t part, std::vector<legate_fuse_array>& arrays,
+                               std::vector<std::int64_t>& extents, std::vector<char>& scalars)
+{
+  const KernelCall& call   = *job.call;
+  const std::int64_t first = part * job.parts.rows_per_part;
+  part_call(call, first, std::min(job.parts.rows_per_part, job.rows - first), arrays, extents,
+            scalars);
+  call.kernel.stage(call.ndim, extents.data(), arrays.data(), scalars.data(),
+                    job.operands + job.stage_bytes * static_cast<std::size_t>(part % job.stages));
+  job.staged[static_cast<std::size_t>(part)].store(true, std::memory_order_release);
+  {
+    const std::lock_guard<std::mutex> guard{job.progress};
+  }
+  job.progressed.notify_all();
+}
+
+void KernelThreads::stage_parts(Job& job)
+{
+  std::vector<legate_fuse_array> arrays;
+  std::vector<std::int64_t> extents;
+  std::vector<char> scalars;
+  for (;;) {
+    const std::int64_t part = job.next.fetch_add(1);
+    if (part >= job.parts.parts) {
+      return;
+    }
+    {
+      // Its buffer is free once the part `stages` before it is folded.
+      std::unique_lock<std::mutex> lock{job.progress};
+      job.progressed.wait(lock, [&] { return part < job.folded.load() + job.stages; });
+    }
+    stage_part(job, part, arrays, extents, scalars);
+  }
+}
+
+void KernelThreads::fold_parts(Job& job)
+{
+  std::vector<legate_fuse_array> arrays;
+  std::vector<std::int64_t> extents;
+  std::vector<char> scalars;
+  const KernelCall& call = *job.call;
+  std::vector<char> partial(static_cast<std::size_t>(call.kernel.partial_count) *
+                            LEGATE_FUSE_PARTIAL_SLOT);
+  call.kernel.start(partial.data());
+  const std::int64_t all = job.parts.parts;
+  std::int64_t folded    = 0;
+  const auto claimable   = [&](std::int64_t next) {
+    return next < all && next < folded + job.stages;
+  };
+  while (folded < all) {
+    if (job.staged[static_cast<std::size_t>(folded)].load(std::memory_order_acquire)) {
+      const std::int64_t first = folded * job.parts.rows_per_part;
+      const std::int64_t rows  = std::min(job.parts.rows_per_part, job.rows - first);
+      std::int64_t volume      = rows;
+      for (std::int32_t d = 1; d < call.ndim; ++d) {
+        volume *= call.extents[d];
+      }
+      call.kernel.fold(
+          job.operands + job.stage_bytes * static_cast<std::size_t>(folded % job.stages), volume,
+          partial.data());
+      job.folded.store(++folded);
+      {
+        const std::lock_guard<std::mutex> guard{job.progress};
+      }
+      job.progressed.notify_all();
+      continue;
+    }
+    std::int64_t next = job.next.load();
+    if (claimable(next) && job.next.compare_exchange_strong(next, next + 1)) {
+      stage_part(job, next, arrays, extents, scalars);
+      continue;
+    }
+    std::unique_lock<std::mutex> lock{job.progress};
+    job.progressed.wait(lock, [&] {
+      return job.staged[static_cast<std::size_t>(folded)].load() || claimable(job.next.load());
+    });
+  }
+  call.kernel.combine(call.arrays, partial.data());
+}
+
 void KernelThreads::run_on_helpers(Job& job)
 {
   {
@@ -132,12 +246,23 @@ void KernelThreads::run_on_helpers(Job& job)
     ++generation_;
   }
   wake_.notify_all();
-  run_parts(job, 0);
+  work(job, 0);
   // Every part has been taken: wait for the helpers still running theirs, and let none start.
   std::unique_lock<std::mutex> lock{mutex_};
   job_ = nullptr;
   done_.wait(lock, [&] { return working_ == 0; });
   split_runs_.fetch_add(1);
+}
+
+void KernelThreads::work(Job& job, int index)
+{
+  if (!job.ordered) {
+    run_parts(job, index);
+  } else if (index == 0) {
+    fold_parts(job);
+  } else if (index < job.threads) {
+    stage_parts(job);
+  }
 }
 
 void KernelThreads::run_parts(Job& job, int index)
@@ -187,7 +312,7 @@ void KernelThreads::help(int index)
     Job& job = *job_;
     ++working_;
     lock.unlock();
-    run_parts(job, index);
+    work(job, index);
     lock.lock();
     if (--working_ == 0) {
       done_.notify_all();

@@ -44,7 +44,8 @@ void part_call(const KernelCall& call, std::int64_t first_row, std::int64_t rows
 
 // The threads a fused CPU task's kernel runs on: the point task's own, and `threads() - 1`
 // helpers, which take parts of a block whose kernel says it may be split (runtime/kernel_abi.h:
-// element-wise work, and reductions into single values through partials). Where Legate runs
+// element-wise work, reductions into single values through partials, and reductions whose
+// order shows through stages whose operands the caller folds in element order). Where Legate runs
 // one CPU worker per core this stays 1 (the workers already use every core); where it leaves
 // cores to Python and its own runtime threads (one CPU worker on 2 cores), a large kernel uses
 // them too while they are idle. Results are the same whatever the number: each element is
@@ -76,6 +77,9 @@ class KernelThreads {
   // its place within vector lanes and alignment, so a compiled loop takes the same path for
   // it (its vector body or its scalar remainder) whatever the split.
   static constexpr std::int64_t kElementAlignment = 64;
+  // Stages whose operands wait for the fold, per thread; and the most memory they may take.
+  static constexpr std::int64_t kStagesPerThread = 2;
+  static constexpr std::size_t kMaxStageBytes    = std::size_t{256} << 20;
 
   KernelThreads(const KernelThreads&)            = delete;
   KernelThreads& operator=(const KernelThreads&) = delete;
@@ -95,16 +99,38 @@ class KernelThreads {
     // (so its data stays in that core's cache), and one that finishes early takes the parts a
     // late one has not reached.
     std::unique_ptr<std::atomic<bool>[]> taken;
+
+    // A kernel with LEGATE_FUSE_SPLIT_ORDERED: parts are claimed in order (`next`), staged into
+    // one of `stages` operand buffers of `stage_bytes` each (part p into buffer p % stages),
+    // and folded by the caller in order (`folded` of them so far); a part is claimed only
+    // once its buffer's last part was folded.
+    bool ordered{};
+    std::atomic<std::int64_t> next{0};
+    std::atomic<std::int64_t> folded{0};
+    std::unique_ptr<std::atomic<bool>[]> staged;
+    char* operands{};
+    std::size_t stage_bytes{};
+    std::int64_t stages{};
+    std::mutex progress;  // with `progressed`: a part staged or folded
+    std::condition_variable progressed;
   };
 
+  void run_ordered(const KernelCall& call, std::int64_t rows, RowParts parts,
+                   std::int64_t row_volume);
   void run_on_helpers(Job& job);
   void help(int index);
+  static void work(Job& job, int index);
   static void run_parts(Job& job, int index);
+  static void stage_part(Job& job, std::int64_t part, std::vector<legate_fuse_array>& arrays,
+                         std::vector<std::int64_t>& extents, std::vector<char>& scalars);
+  static void stage_parts(Job& job);  // a helper's: stage parts in order of claim
+  static void fold_parts(Job& job);   // the caller's: stage parts, and fold them in order
 
   std::atomic<int> threads_{1};
   std::atomic<std::uint64_t> split_runs_{0};
   std::atomic<std::int64_t> min_part_elements_{kMinPartElements};
-  std::mutex busy_;  // held by the call whose parts the helpers run
+  std::mutex busy_;             // held by the call whose parts the helpers run
+  std::vector<char> operands_;  // the stages' operand buffers, under busy_
 
   std::mutex mutex_;  // guards the fields below
   std::condition_variable wake_;

@@ -1,7 +1,8 @@
 """Peers of the functional applications (Black-Scholes, the expression): the same computation
 with numexpr (fused element-wise evaluation on the CPU), with JAX `jit` on the CPU (XLA
 fusion) and with Dask arrays (a distributed engine; each iteration computed and persisted);
-Black-Scholes also as hand-written C (`c`: OpenMP on every core, glibc's vector math).
+Black-Scholes also as hand-written C (`c`: OpenMP on every core, glibc's vector math). JAX also
+runs most of the stepped applications (bench/jax_peer.py).
 Optional: installed by the harness only when asked (`bench/run.py --peers ...`).
 
     python bench/peers.py numexpr black_scholes --size 1000000 --iterations 3
@@ -25,6 +26,8 @@ import numpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "apps"))
 from black_scholes import VOLATILITY, make_inputs, scenario_rates
+from jax_peer import APPS as JAX_APPS
+from jax_peer import run as run_jax
 
 PACKAGES = {"numexpr": "numexpr", "jax": "jax[cpu]", "dask": "dask[array]"}
 DASK_CHUNK = 1_000_000  # elements per chunk
@@ -36,6 +39,8 @@ C_FLAGS = ("-O3", "-march=native", "-ffast-math", "-fopenmp")
 
 def applies(peer: str, app: str) -> bool:
     """Whether `peer` has a version of `app`."""
+    if (peer == "jax" and app in JAX_APPS) or (peer == "numexpr" and app in NUMEXPR_STEPPED):
+        return True
     return app in (C_PROGRAMS if peer == "c" else APPS)
 
 
@@ -83,6 +88,43 @@ def numexpr_black_scholes(n: int) -> Callable[[Any], Any]:
             "(strike * exp(-r * years) * (1.0 - c2) - price * (1.0 - c1))", local_dict=values)
 
     return step
+
+
+def numexpr_stepped(app: str, n: int) -> tuple[Any, Callable[[Any], Any]]:
+    """The state and step of a stepped application numexpr expresses (NUMEXPR_STEPPED): each
+    expression evaluated into the memory of the array it replaces, as the application writes
+    into its arrays."""
+    import numexpr
+
+    if app == "stream":
+        def stream_step(state: Any) -> Any:
+            a, b, c = state
+            numexpr.evaluate("a", out=c)
+            numexpr.evaluate("3.0 * c", out=b)
+            numexpr.evaluate("a + b", out=c)
+            numexpr.evaluate("b + 3.0 * c", out=a)
+            return a, b, c
+
+        return (numpy.ones(n) * 1e-3, numpy.full(n, 2e-3), numpy.zeros(n)), stream_step
+    expression, initial = NUMEXPR_CHAINS[app]
+
+    def chain_step(state: Any) -> Any:
+        s, total, k = state
+        numexpr.evaluate(expression, local_dict={"s": s, "total": total, "k": float(k)},
+                         out=total)
+        return s, total, k + 1
+
+    return (initial(n), numpy.zeros(n), 0), chain_step
+
+
+# The chains' step, with the new width or scale of iteration k (bench/apps/exp_chain.py and
+# log_chain.py), and their values.
+NUMEXPR_CHAINS: dict[str, tuple[str, Callable[[int], Any]]] = {
+    "exp_chain": ("total + exp(-(0.5 + 1e-6 * k) * s * s)",
+                  lambda n: numpy.linspace(-6.0, 6.0, n)),
+    "log_chain": ("total + log(s / (3.0 + 1e-6 * k))", lambda n: numpy.linspace(0.01, 100.0, n)),
+}
+NUMEXPR_STEPPED = ("stream", *NUMEXPR_CHAINS)
 
 
 def jax_black_scholes(n: int) -> Callable[[Any], Any]:
@@ -158,7 +200,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("peer", choices=sorted([*PACKAGES, "c"]))
-    parser.add_argument("app", choices=APPS)
+    parser.add_argument("app", choices=sorted({*APPS, *JAX_APPS, *NUMEXPR_STEPPED}))
     parser.add_argument("--size", type=int, required=True)
     parser.add_argument("--iterations", type=int, default=3)
     args = parser.parse_args()
@@ -169,7 +211,14 @@ def main() -> None:
         return
     ensure_installed(args.peer)
     n = args.size
-    if args.app == "black_scholes":
+    if args.peer == "jax" and args.app in JAX_APPS:
+        seconds, checksum = run_jax(args.app, n, args.iterations)
+        print("RESULT " + json.dumps({"app": f"{args.app}[jax]", "size": n,
+                                      "seconds_per_iteration": seconds, "checksum": checksum}))
+        return
+    if args.peer == "numexpr" and args.app in NUMEXPR_STEPPED:
+        state, step = numexpr_stepped(args.app, n)
+    elif args.app == "black_scholes":
         makers = {"numexpr": numexpr_black_scholes, "jax": jax_black_scholes,
                   "dask": dask_black_scholes}
         step = makers[args.peer](n)
@@ -189,7 +238,8 @@ def main() -> None:
     start = time.perf_counter()
     for _ in range(args.iterations):
         state = step(state)
-    final = state if args.app == "black_scholes" else state[1]
+    final = (state if args.app == "black_scholes" else
+             state[0] if args.app == "stream" else state[1])
     checksum = float(numpy.asarray(final).sum())
     seconds = (time.perf_counter() - start) / args.iterations
     print("RESULT " + json.dumps({"app": f"{args.app}[{args.peer}]", "size": n,

@@ -5,6 +5,7 @@ variables, e.g. Legate's (LEGATE_CONFIG) or the plugin's settings.
     python bench/configs.py --a "LEGATE_CONFIG='--cpus 1 --utility 1'" \
                             --b "LEGATE_CONFIG='--cpus 2 --utility 1'" [--repeats N]
                             [--apps black_scholes,stream] [--sizes small,large] [--modes on]
+                            [--large black_scholes=10000000]
                             [--out DIR]
 
 Prints, per application, size and mode, the median seconds per iteration under each
@@ -80,7 +81,11 @@ def main() -> None:
     parser.add_argument("--sizes", default="small,large", help="small, large or both")
     parser.add_argument("--modes", default=",".join(MODES), help="off, on or both")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "configs"))
+    parser.add_argument("--large", action="append", default=[], metavar="APP=SIZE",
+                        help="another large size for an application (repeatable), e.g. "
+                             "black_scholes=10000000")
     args = parser.parse_args()
+    large_sizes = {app: int(size) for app, size in (item.split("=", 1) for item in args.large)}
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     results: list[dict[str, Any]] = []
@@ -89,7 +94,7 @@ def main() -> None:
         small, large, small_iterations, large_iterations = SUITE[app]
         for size_name in args.sizes.split(","):
             size, iterations = ((small, small_iterations) if size_name == "small"
-                                else (large, large_iterations))
+                                else (large_sizes.get(app, large), large_iterations))
             app_args = [str(APPS / f"{app}.py"), "--size", str(size),
                         "--iterations", str(iterations)]
             rows = compare(args.a, args.b, app_args, args.repeats, args.modes.split(","))

@@ -173,6 +173,19 @@ bool element_wise_is_right(std::int64_t rows, std::int64_t cols, int threads)
   return true;
 }
 
+// `kernel`, a reduction of `in` into a value starting at `target`, on `threads` threads.
+double reduced_on(const CpuKernel& kernel, int threads, const std::vector<double>& in,
+                  double target)
+{
+  const std::vector<legate_fuse_array> arrays{array_of(const_cast<double*>(in.data()), 8),
+                                              array_of(&target, 0)};
+  const std::int64_t extents[1] = {static_cast<std::int64_t>(in.size())};
+  const std::vector<char> scalars(8 * LEGATE_FUSE_MAX_DIM, 0);
+  KernelThreads::instance().set_threads(threads);
+  KernelThreads::instance().run(call_of(kernel, 1, extents, arrays, scalars));
+  return target;
+}
+
 // The sum of n values over `threads` threads, through partials.
 double sum_on(int threads, std::int64_t n)
 {
@@ -180,32 +193,23 @@ double sum_on(int threads, std::int64_t n)
   for (std::int64_t i = 0; i < n; ++i) {
     in[static_cast<std::size_t>(i)] = std::sin(static_cast<double>(i)) * 1e3 + 1e-3;
   }
-  double target = 0;
-  const std::vector<legate_fuse_array> arrays{array_of(in.data(), 8), array_of(&target, 0)};
-  const std::int64_t extents[1] = {n};
-  const std::vector<char> scalars(8 * LEGATE_FUSE_MAX_DIM, 0);
   CpuKernel kernel;
   kernel.whole         = sum_whole;
   kernel.part          = sum_part;
   kernel.combine       = sum_combine;
   kernel.partial_count = 1;
   kernel.split         = LEGATE_FUSE_SPLIT_ROWS | LEGATE_FUSE_SPLIT_PARTIALS;
-  KernelThreads::instance().set_threads(threads);
-  KernelThreads::instance().run(call_of(kernel, 1, extents, arrays, scalars));
-  return target;
+  return reduced_on(kernel, threads, in, 0);
 }
 
-// The ordered sum of n values over `threads` threads, through stages.
+// The ordered sum of n values over `threads` threads, through stages (the block's corner, 0,
+// is the first scalar: the slow stage finds its part by it).
 double ordered_sum_on(int threads, std::int64_t n)
 {
   std::vector<double> in(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) {
     in[static_cast<std::size_t>(i)] = static_cast<double>(i) * 0.37;
   }
-  double target = 0.5;
-  const std::vector<legate_fuse_array> arrays{array_of(in.data(), 8), array_of(&target, 0)};
-  const std::int64_t extents[1] = {n};
-  const std::vector<char> scalars(8 * LEGATE_FUSE_MAX_DIM, 0);
   CpuKernel kernel;
   kernel.whole         = ordered_whole;
   kernel.stage         = ordered_stage;
@@ -215,11 +219,7 @@ double ordered_sum_on(int threads, std::int64_t n)
   kernel.partial_count = 1;
   kernel.split =
       LEGATE_FUSE_SPLIT_ROWS | LEGATE_FUSE_SPLIT_MOVES_CORNER | LEGATE_FUSE_SPLIT_ORDERED;
-  KernelThreads::instance().set_threads(threads);
-  KernelCall call    = call_of(kernel, 1, extents, arrays, scalars);
-  call.corner_offset = 0;
-  KernelThreads::instance().run(call);
-  return target;
+  return reduced_on(kernel, threads, in, 0.5);
 }
 
 }  // namespace

@@ -159,14 +159,16 @@ def described(arrays: list[numpy.ndarray]) -> object:
     (reductions_of_a_call("float64", ("SUM", "PROD", "MAX", "MIN")), (1000,)),
     (reductions_of_a_call("float32", ("SUM",), extra="float64"), (1000,)),
     (reductions_of_a_call("float64", ("SUM",), extra="int64"), (40, 25)),
+    (reductions_of_a_call("float64", ("SUM", "MAX")), (3, 5000)),
 ], ids=["float64 sum", "float64 sum, prod, max, min", "float32 sum and a float64 sum",
-        "float64 and int64 sums over rows"])
+        "float64 and int64 sums over rows", "rows longer than a chunk"])
 def test_stages_folded_in_order_give_the_one_pass_bits(compiler: KernelCompiler,
                                                        spec: KernelSpec,
                                                        shape: tuple[int, ...]) -> None:
     """The stage form on parts of the block (ranges of rows), each part's operands folded in
     order into accumulators started at the identities, combined into the targets: the bits of
-    the kernel's one pass, element-wise results and reductions alike."""
+    the kernel's own pass (itself stages of at most 2,048 elements, or of one longer row),
+    element-wise results and reductions alike; and those of a fold element after element."""
     path = str(compiler.build(spec.render_c()))
     assert ctypes.c_int32.in_dll(ctypes.CDLL(path), "legate_fuse_kernel_split").value == (
         ROWS | ORDERED)
@@ -221,3 +223,14 @@ def folded_in_order(values: list[float]) -> float:
     for value in values:
         total += value
     return total
+
+
+def test_a_single_element_block_folds_its_one_operand(compiler: KernelCompiler) -> None:
+    """A 0-d block (no dimension) is one element: staged and folded once."""
+    library = ffi.dlopen(str(compiler.build(reductions_of_a_call("float64", ("SUM",)).render_c())))
+    x, out, scale = numpy.array(0.75), numpy.array(0.0), numpy.array(3.0)
+    total = numpy.array(0.5)
+    arrays = described([x, out, scale, total])
+    library.legate_fuse_kernel(0, ffi.new("int64_t[]", 1), arrays, ffi.new("char[]", 8 * 8))
+    assert float(out) == float(numpy.exp(0.75) * 3.0)
+    assert float(total) == 0.5 + float(out)

@@ -33,6 +33,7 @@ const char* const kPrelude = R"(#ifndef LF_VECTOR_EXP
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 )";
 
@@ -58,12 +59,12 @@ class Renderer {
       out << "#define LF_INDEX (lf_row_start + i)\n\n";
     }
     if (folds_in_order(spec_)) {
-      // The one pass, and the stage form whose parts may run at once, their operands folded
-      // in element order by the same statements.
-      write_function(out, Form::Whole);
+      // The stage form, whose parts may run at once, their operands folded in element order;
+      // the kernel's own pass is the same stages and folds, chunk after chunk.
       write_function(out, Form::Stage);
       write_start_and_fold(out, spec_);
       write_combine(out);
+      write_whole_through_stages(out, spec_);
     } else if (!split_flags().empty() && value_reductions() > 0) {
       // The loop once, in its part form: the whole block is one part, combined.
       write_function(out, Form::Part);

@@ -2,6 +2,7 @@
 
 #include "codegen/arg_reduction.h"
 #include "codegen/c_ops.h"
+#include "codegen/c_renderer.h"
 #include "codegen/element_body.h"
 #include "ir/store_desc.h"
 #include "runtime/kernel_abi.h"
@@ -92,6 +93,53 @@ void write_start_and_fold(std::ostringstream& out, const KernelSpec& spec)
         << ";\n    }\n    memcpy(" << slot << ", &" << acc << ", sizeof(" << acc << "));\n  }\n";
   }
   out << "}\n";
+}
+
+void write_whole_through_stages(std::ostringstream& out, const KernelSpec& spec)
+{
+  const std::size_t reductions = spec.reductions.size();
+  const std::size_t args       = spec.args.size();
+  const std::size_t corner     = 8 * spec.scalar_types.size();
+  out << "void " << KERNEL_SYMBOL
+      << "(int32_t ndim, const int64_t* extents, const legate_fuse_array* arrays, "
+         "const void* scalars)\n{\n"
+      << "  char lf_partial[" << LEGATE_FUSE_PARTIAL_SLOT * reductions << "];\n  "
+      << LEGATE_FUSE_START_SYMBOL << "(lf_partial);\n"
+      << "  if (ndim == 0) {\n    double lf_operand[" << reductions << "];\n    "
+      << LEGATE_FUSE_STAGE_SYMBOL << "(ndim, extents, arrays, scalars, lf_operand);\n    "
+      << LEGATE_FUSE_FOLD_SYMBOL << "(lf_operand, 1, lf_partial);\n    "
+      << LEGATE_FUSE_COMBINE_SYMBOL << "(arrays, lf_partial);\n    return;\n  }\n"
+      << "  int64_t lf_row_volume = 1;\n"
+      << "  for (int32_t d = 1; d < ndim; ++d) lf_row_volume *= extents[d];\n"
+      << "  int64_t lf_chunk_rows = lf_row_volume > 0 ? " << ORDERED_CHUNK
+      << " / lf_row_volume : 1;\n  if (lf_chunk_rows < 1) lf_chunk_rows = 1;\n"
+      << "  double lf_chunk[" << ORDERED_CHUNK * reductions << "];\n"
+      << "  char* lf_operands = lf_chunk_rows * lf_row_volume <= " << ORDERED_CHUNK
+      << " ? (char*)lf_chunk : (char*)malloc((size_t)(" << LEGATE_FUSE_OPERAND_BYTES * reductions
+      << " * lf_row_volume));\n"
+      // Out of memory for one row's operands: fusion off would have failed sooner (its
+      // temporaries are whole arrays); the kernel must not return without its result.
+      << "  if (lf_operands == NULL) abort();\n"
+      << "  legate_fuse_array lf_arrays[" << args << "];\n"
+      << "  memcpy(lf_arrays, arrays, sizeof(lf_arrays));\n"
+      << "  int64_t lf_extents[LEGATE_FUSE_MAX_DIM];\n"
+      << "  memcpy(lf_extents, extents, sizeof(int64_t) * (size_t)ndim);\n"
+      << "  char lf_scalars[" << corner + 8 * LEGATE_FUSE_MAX_DIM << "];\n"
+      << "  memcpy(lf_scalars, scalars, sizeof(lf_scalars));\n"
+      << "  int64_t lf_corner;\n  memcpy(&lf_corner, lf_scalars + " << corner
+      << ", sizeof(lf_corner));\n"
+      << "  for (int64_t lf_first = 0; lf_first < extents[0]; lf_first += lf_chunk_rows) {\n"
+      << "    const int64_t lf_rows = extents[0] - lf_first < lf_chunk_rows ? extents[0] - "
+         "lf_first : lf_chunk_rows;\n"
+      << "    for (int k = 0; k < " << args
+      << "; ++k) lf_arrays[k].data = arrays[k].data + lf_first * arrays[k].strides[0];\n"
+      << "    lf_extents[0] = lf_rows;\n"
+      << "    const int64_t lf_part_corner = lf_corner + lf_first;\n"
+      << "    memcpy(lf_scalars + " << corner << ", &lf_part_corner, sizeof(lf_part_corner));\n    "
+      << LEGATE_FUSE_STAGE_SYMBOL << "(ndim, lf_extents, lf_arrays, lf_scalars, lf_operands);\n    "
+      << LEGATE_FUSE_FOLD_SYMBOL << "(lf_operands, lf_rows * lf_row_volume, lf_partial);\n  }\n"
+      << "  if (lf_operands != (char*)lf_chunk) free(lf_operands);\n  "
+      << LEGATE_FUSE_COMBINE_SYMBOL << "(arrays, lf_partial);\n}\n";
 }
 
 }  // namespace legate_fuse::codegen

@@ -33,4 +33,13 @@ void write_operand_arrays(std::ostringstream& out, const KernelSpec& spec);
 // one pass.
 void write_start_and_fold(std::ostringstream& out, const KernelSpec& spec);
 
+// The kernel itself (legate_fuse_kernel) over its whole block: the stage form on chunks of
+// rows of at most ORDERED_CHUNK elements (where rows are that short), each chunk's operands
+// folded right after it, in order: the operations of one pass, without a second copy of the
+// loop to compile.
+void write_whole_through_stages(std::ostringstream& out, const KernelSpec& spec);
+
+// Elements per chunk of the kernel's own pass: its operands stay in the first-level cache.
+inline constexpr int ORDERED_CHUNK = 2048;
+
 }  // namespace legate_fuse::codegen

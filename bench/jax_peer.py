@@ -6,8 +6,8 @@ convergence test) kept as reads of a value the compiled step returns.
 A step that is already a function of its state (exp_chain, log_chain, complex_field,
 jacobi_dense) is compiled as the application wrote it; the others write into views of their
 arrays, which JAX's arrays do not allow, and are written again here with `.at[...].set`, the
-same arithmetic in the same order. CFD and shallow water are not written: JAX has no version of
-them in the table. Run through `bench/peers.py jax APP`.
+same arithmetic in the same order (the expressions themselves the applications' where they are
+functions of their own). Run through `bench/peers.py jax APP`.
 """
 
 from __future__ import annotations
@@ -145,9 +145,63 @@ def kmeans(jnp: Any, n: int) -> tuple[Any, Step]:
     return {k: jnp.asarray(v) for k, v in initial(numpy, n).items()}, step
 
 
+def periodic(field: Any) -> Any:
+    field = field.at[:, 0].set(field[:, -2])
+    return field.at[:, -1].set(field[:, 1])
+
+
+def cfd(jnp: Any, n: int) -> tuple[Any, Step]:
+    from cfd import (
+        POISSON_ITERATIONS,
+        c,
+        initial,
+        pressure_interior,
+        source_interior,
+        u_interior,
+        v_interior,
+    )
+
+    def step(state: Any) -> tuple[Any, Any]:
+        u, v, p = state
+        dx = dy = 2.0 / (u.shape[0] - 1)
+        b = jnp.zeros_like(u).at[c].set(source_interior(u, v, dx, dy))
+        for _ in range(POISSON_ITERATIONS):
+            p = periodic(p.at[c].set(pressure_interior(p, b, dx, dy)))
+            p = p.at[0, :].set(p[1, :])
+            p = p.at[-1, :].set(p[-2, :])
+        un, vn = u, v
+        u = periodic(u.at[c].set(u_interior(un, vn, p, dx, dy)))
+        v = periodic(v.at[c].set(v_interior(un, vn, p, dx, dy)))
+        u = u.at[0, :].set(0.0).at[-1, :].set(0.0)
+        v = v.at[0, :].set(0.0).at[-1, :].set(0.0)
+        return (u, v, p), None
+
+    return tuple(jnp.asarray(a) for a in initial(numpy, n)), step
+
+
+def shallow_water(jnp: Any, n: int) -> tuple[Any, Step]:
+    from shallow_water import GRAVITY, initial, lax_friedrichs
+
+    def reflect(q: Any, sign: float = 1.0) -> Any:
+        q = q.at[0, :].set(q[1, :]).at[-1, :].set(q[-2, :])
+        return q.at[:, 0].set(sign * q[:, 1]).at[:, -1].set(sign * q[:, -2])
+
+    def step(state: Any) -> tuple[Any, Any]:
+        h, hu, hv = state
+        u, v = hu / h, hv / h
+        pressure = 0.5 * GRAVITY * h * h
+        new_h = h.at[1:-1, 1:-1].set(lax_friedrichs(h, hu, hv))
+        new_hu = hu.at[1:-1, 1:-1].set(lax_friedrichs(hu, hu * u + pressure, hv * u))
+        new_hv = hv.at[1:-1, 1:-1].set(lax_friedrichs(hv, hu * v, hv * v + pressure))
+        return (reflect(new_h), reflect(new_hu, -1.0), reflect(new_hv, -1.0)), None
+
+    return tuple(jnp.asarray(a) for a in initial(numpy, n)), step
+
+
 REWRITTEN: dict[str, Callable[[Any, int], tuple[Any, Step]]] = {
     "stream": stream, "jacobi2d": jacobi2d, "stencil_inplace": stencil_inplace, "cg": cg,
-    "cg1d": cg1d, "linreg": linreg, "logreg": logreg, "kmeans": kmeans,
+    "cg1d": cg1d, "linreg": linreg, "logreg": logreg, "kmeans": kmeans, "cfd": cfd,
+    "shallow_water": shallow_water,
 }
 APPS = (*AS_WRITTEN, *REWRITTEN)
 

@@ -26,22 +26,54 @@ def periodic(field: Any) -> None:
     field[:, -1] = field[:, 1]
 
 
-def source(xp: Any, u: Any, v: Any, dx: float, dy: float) -> Any:
-    b = xp.zeros_like(u)
+def source_interior(u: Any, v: Any, dx: float, dy: float) -> Any:
+    """The pressure equation's source term on the interior (also bench/jax_peer.py's)."""
     dudx = (u[1:-1, 2:] - u[1:-1, :-2]) / (2 * dx)
     dvdy = (v[2:, 1:-1] - v[:-2, 1:-1]) / (2 * dy)
     dudy = (u[2:, 1:-1] - u[:-2, 1:-1]) / (2 * dy)
     dvdx = (v[1:-1, 2:] - v[1:-1, :-2]) / (2 * dx)
-    b[1:-1, 1:-1] = RHO * (1 / DT * (dudx + dvdy) - dudx * dudx - 2 * dudy * dvdx - dvdy * dvdy)
+    return RHO * (1 / DT * (dudx + dvdy) - dudx * dudx - 2 * dudy * dvdx - dvdy * dvdy)
+
+
+def source(xp: Any, u: Any, v: Any, dx: float, dy: float) -> Any:
+    b = xp.zeros_like(u)
+    b[1:-1, 1:-1] = source_interior(u, v, dx, dy)
     return b
+
+
+def pressure_interior(pn: Any, b: Any, dx: float, dy: float) -> Any:
+    """One Jacobi sweep of the pressure equation on the interior."""
+    return ((pn[1:-1, 2:] + pn[1:-1, :-2]) * dy**2 + (pn[2:, 1:-1] + pn[:-2, 1:-1]) * dx**2
+            - b[1:-1, 1:-1] * dx**2 * dy**2) / (2 * (dx**2 + dy**2))
+
+
+# The interior and its four neighbours, as slices of a padded grid.
+c, e, w, s, nn = (slice(1, -1), slice(1, -1)), (slice(1, -1), slice(2, None)), \
+    (slice(1, -1), slice(None, -2)), (slice(None, -2), slice(1, -1)), \
+    (slice(2, None), slice(1, -1))
+
+
+def u_interior(un: Any, vn: Any, p: Any, dx: float, dy: float) -> Any:
+    """The next velocity along the channel on the interior, from the last ones and the
+    pressure."""
+    return (un[c] - un[c] * DT / dx * (un[c] - un[w]) - vn[c] * DT / dy * (un[c] - un[s])
+            - DT / (2 * RHO * dx) * (p[e] - p[w])
+            + NU * (DT / dx**2 * (un[e] - 2 * un[c] + un[w])
+                    + DT / dy**2 * (un[nn] - 2 * un[c] + un[s])) + FORCE * DT)
+
+
+def v_interior(un: Any, vn: Any, p: Any, dx: float, dy: float) -> Any:
+    """The next velocity across the channel on the interior."""
+    return (vn[c] - un[c] * DT / dx * (vn[c] - vn[w]) - vn[c] * DT / dy * (vn[c] - vn[s])
+            - DT / (2 * RHO * dy) * (p[nn] - p[s])
+            + NU * (DT / dx**2 * (vn[e] - 2 * vn[c] + vn[w])
+                    + DT / dy**2 * (vn[nn] - 2 * vn[c] + vn[s])))
 
 
 def pressure(p: Any, b: Any, dx: float, dy: float) -> Any:
     for _ in range(POISSON_ITERATIONS):
         pn = p.copy()
-        p[1:-1, 1:-1] = ((pn[1:-1, 2:] + pn[1:-1, :-2]) * dy**2
-                         + (pn[2:, 1:-1] + pn[:-2, 1:-1]) * dx**2
-                         - b[1:-1, 1:-1] * dx**2 * dy**2) / (2 * (dx**2 + dy**2))
+        p[1:-1, 1:-1] = pressure_interior(pn, b, dx, dy)
         periodic(p)
         p[0, :] = p[1, :]
         p[-1, :] = p[-2, :]
@@ -54,17 +86,8 @@ def step(xp: Any, state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
     dx = dy = 2.0 / (n - 1)
     p = pressure(p, source(xp, u, v, dx, dy), dx, dy)
     un, vn = u.copy(), v.copy()
-    c, e, w, s, nn = (slice(1, -1), slice(1, -1)), (slice(1, -1), slice(2, None)), \
-        (slice(1, -1), slice(None, -2)), (slice(None, -2), slice(1, -1)), \
-        (slice(2, None), slice(1, -1))
-    u[c] = (un[c] - un[c] * DT / dx * (un[c] - un[w]) - vn[c] * DT / dy * (un[c] - un[s])
-            - DT / (2 * RHO * dx) * (p[e] - p[w])
-            + NU * (DT / dx**2 * (un[e] - 2 * un[c] + un[w])
-                    + DT / dy**2 * (un[nn] - 2 * un[c] + un[s])) + FORCE * DT)
-    v[c] = (vn[c] - un[c] * DT / dx * (vn[c] - vn[w]) - vn[c] * DT / dy * (vn[c] - vn[s])
-            - DT / (2 * RHO * dy) * (p[nn] - p[s])
-            + NU * (DT / dx**2 * (vn[e] - 2 * vn[c] + vn[w])
-                    + DT / dy**2 * (vn[nn] - 2 * vn[c] + vn[s])))
+    u[c] = u_interior(un, vn, p, dx, dy)
+    v[c] = v_interior(un, vn, p, dx, dy)
     periodic(u)
     periodic(v)
     u[0, :] = 0.0

@@ -748,12 +748,12 @@ MUTATIONS: tuple[Mutation, ...] = (
         "an ordered reduction splits into stages only where the kernel calls a C library "
         "function (the fold's chain of additions would outweigh the stage's work)"),
     Mutation(
-        "masked-ordered-reductions-run-whole", "src/cpp/codegen/ordered_fold.cc",
-        "    if (is_array_reduction(spec, r) || spec.reductions[r].mask.index >= 0 ||\n",
-        "    if (is_array_reduction(spec, r) ||\n",
-        ("tests/unit/test_kernel_parts.py::test_which_kernels_split_and_how",),
-        "a masked ordered reduction runs in one pass: no stored operand stands for a kept "
-        "accumulator"),
+        "ordered-folds-keep-what-the-mask-drops", "src/cpp/codegen/ordered_fold.cc",
+        "      combined = \"(masks[i] ? \" + combined + \" : \" + acc + \")\";\n",
+        "",
+        ("tests/unit/test_kernel_parts.py::test_stages_folded_in_order_give_the_one_pass_bits",
+         "tests/integration/test_kernel_threads.py::test_results_do_not_depend_on_the_threads"),
+        "a masked ordered reduction folds only the elements its mask keeps"),
     Mutation(
         "axis-reductions-run-whole", "src/cpp/codegen/c_renderer.cc",
         "    if (!ordered && (value_reductions() != spec_.reductions.size() || "

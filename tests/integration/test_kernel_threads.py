@@ -26,6 +26,7 @@ grid = np.array(rng.uniform(-1.0, 1.0, (700, 600)))
 for _ in range(2):
     y = np.exp(x * 0.5) - np.sin(x) * 3.0
     total = float((y * 1e3 + x).sum())
+    masked = float(np.sum(y * 1e3, where=x > 0.25))
     counted = np.arange(n, dtype=np.float64) * 0.25 + x
     inner = grid[1:-1, 1:-1] * 0.5 + grid[:-2, 1:-1] - grid[2:, 1:-1]
 main = [ln for ln in open("/proc/self/status") if ln.startswith("Cpus_allowed_list")]
@@ -36,7 +37,7 @@ for task in os.listdir("/proc/self/task"):
                     if ln.startswith("Cpus_allowed_list")]
 print("RESULT " + json.dumps({
     "arrays": [numpy.asarray(a).tobytes().hex() for a in (y, counted, inner)],
-    "total": total.hex(), "main": main, "helpers": helpers,
+    "total": total.hex(), "masked": masked.hex(), "main": main, "helpers": helpers,
     "stats": legate_fuse.stats()}))
 """.replace("import json,", "import os, json,")
 ONE_CPU = "--cpus 1 --utility 1 --sysmem 4000 --logging gpu=none"
@@ -85,6 +86,7 @@ def test_results_do_not_depend_on_the_threads(threads: str, fusion_off: dict[str
     # reduction into a value folds element after element, as cuPyNumeric's task folds it, its
     # parts' operands in order. (Its terms grow along the array: in parts, it rounds otherwise.)
     assert on["total"] == fusion_off["total"]
+    assert on["masked"] == fusion_off["masked"]  # a masked sum folds the elements it keeps
     y = numpy.frombuffer(bytes.fromhex(on["arrays"][0]), dtype=numpy.float64)
     x = numpy.random.default_rng(5).uniform(-2.0, 2.0, len(y))
     assert float.fromhex(on["total"]) != folded_in_parts(y * 1e3 + x, 65_536)

@@ -62,18 +62,21 @@ MASKED_SUM_OF_A_CALL = KernelSpec(
     stores=(), reductions=((1, "SUM", (REGISTER, 0), (REGISTER, 1)),))
 
 
-def reductions_of_a_call(dtype: str, ops: tuple[str, ...], extra: str | None = None) -> KernelSpec:
-    """exp(x) * 3 stored, and reduced into one value per op; with `extra`, x converted to it
-    and summed too."""
+def reductions_of_a_call(dtype: str, ops: tuple[str, ...], extra: str | None = None,
+                         masked: bool = False) -> KernelSpec:
+    """exp(x) * scale stored, and reduced into one value per op (`masked`: where x > scale);
+    with `extra`, x converted to it and summed too."""
     nodes: list[tuple[str, str, tuple[tuple[int, int], ...]]] = [
         ("UNARY_OP.EXP", dtype, ((ARG, 0),)),
-        ("BINARY_OP.MULTIPLY", dtype, ((REGISTER, 0), (ARG, 2)))]
+        ("BINARY_OP.MULTIPLY", dtype, ((REGISTER, 0), (ARG, 2))),
+        ("BINARY_OP.GREATER", "bool", ((ARG, 0), (ARG, 2)))]
     args = [(IN, dtype, False), (OUT, dtype, False), (IN, dtype, True)]
-    reductions = [(len(args) + k, op, (REGISTER, 1), NO_OPERAND) for k, op in enumerate(ops)]
+    mask = (REGISTER, 2) if masked else NO_OPERAND
+    reductions = [(len(args) + k, op, (REGISTER, 1), mask) for k, op in enumerate(ops)]
     args += [(RED, dtype, True)] * len(ops)
     if extra is not None:
         nodes.append(("CONVERT.NOOP", extra, ((ARG, 0),)))
-        reductions.append((len(args), "SUM", (REGISTER, 2), NO_OPERAND))
+        reductions.append((len(args), "SUM", (REGISTER, 3), NO_OPERAND))
         args.append((RED, extra, True))
     return KernelSpec(args=tuple(args), scalar_types=(), nodes=tuple(nodes),
                       stores=((1, 1),), reductions=tuple(reductions))
@@ -102,7 +105,7 @@ def split_flags(source: str) -> str | None:
     (ALONG_AN_AXIS, None),
     (FLOAT_VALUES, None),
     (FLOAT_SUM_AND_STORE, "LEGATE_FUSE_SPLIT_ROWS | LEGATE_FUSE_SPLIT_ORDERED"),
-    (MASKED_SUM_OF_A_CALL, None),
+    (MASKED_SUM_OF_A_CALL, "LEGATE_FUSE_SPLIT_ROWS | LEGATE_FUSE_SPLIT_ORDERED"),
 ], ids=["element-wise", "integer reductions into values", "arange", "along an axis",
         "floating-point reductions into values", "a floating-point sum beside a call",
         "a masked floating-point sum"])
@@ -111,7 +114,7 @@ def test_which_kernels_split_and_how(spec: KernelSpec, flags: str | None) -> Non
     floating-point reduction into a value folds element after element, as cuPyNumeric's task
     does (in parts, its sum would round otherwise): its parts run as stages whose operands are
     folded in order, where the kernel calls a C library function (the stage's work then
-    outweighs the fold's), unmasked; otherwise in one pass."""
+    outweighs the fold's; a masked one with its masks); otherwise in one pass."""
     assert split_flags(spec.render_c()) == flags
 
 
@@ -160,14 +163,17 @@ def described(arrays: list[numpy.ndarray]) -> object:
     (reductions_of_a_call("float32", ("SUM",), extra="float64"), (1000,)),
     (reductions_of_a_call("float64", ("SUM",), extra="int64"), (40, 25)),
     (reductions_of_a_call("float64", ("SUM", "MAX")), (3, 5000)),
+    (reductions_of_a_call("float64", ("SUM",), masked=True), (20_000,)),
+    (reductions_of_a_call("float32", ("SUM", "MAX"), extra="float64", masked=True), (40, 25)),
 ], ids=["float64 sum", "float64 sum, prod, max, min", "float32 sum and a float64 sum",
-        "float64 and int64 sums over rows", "rows longer than a chunk"])
+        "float64 and int64 sums over rows", "rows longer than a chunk", "a masked sum",
+        "masked float32 sum and max, an unmasked float64 sum"])
 def test_stages_folded_in_order_give_the_one_pass_bits(compiler: KernelCompiler,
                                                        spec: KernelSpec,
                                                        shape: tuple[int, ...]) -> None:
     """The stage form on parts of the block (ranges of rows), each part's operands folded in
     order into accumulators started at the identities, combined into the targets: the bits of
-    the kernel's own pass (itself stages of at most 2,048 elements, or of one longer row),
+    the kernel's own pass (itself stages of at most 1,024 elements, or of one longer row),
     element-wise results and reductions alike; and those of a fold element after element."""
     path = str(compiler.build(spec.render_c()))
     assert ctypes.c_int32.in_dll(ctypes.CDLL(path), "legate_fuse_kernel_split").value == (
@@ -202,7 +208,7 @@ def test_stages_folded_in_order_give_the_one_pass_bits(compiler: KernelCompiler,
         for k in (0, 1):
             part[k].data = arrays[k].data + start * staged[k].strides[0]
         volume = (stop - start) * row_volume
-        operands = ffi.new("char[]", 8 * len(reductions) * volume)
+        operands = ffi.new("char[]", 2 * 8 * len(reductions) * volume)
         library.legate_fuse_kernel_stage(len(shape), ffi.new("int64_t[]", (stop - start,
                                                                           *shape[1:])),
                                          part, scalars, operands)
@@ -211,8 +217,12 @@ def test_stages_folded_in_order_give_the_one_pass_bits(compiler: KernelCompiler,
     for got, want in zip(staged, whole, strict=True):
         assert got.tobytes() == want.tobytes()
     if dtype == "float64":
-        # The one pass folds element after element; the parts' own sums, added, would differ.
-        operands = whole[1].reshape(-1).tolist()
+        # The one pass folds element after element (those the mask keeps); the parts' own
+        # sums, added, would differ.
+        operands = whole[1].reshape(-1)
+        if spec.reductions[0][3] != NO_OPERAND:
+            operands = operands[x.reshape(-1) > scale]
+        operands = operands.tolist()
         assert float(whole[3]) == 0.5 + folded_in_order(operands)
         thirds = numpy.array_split(numpy.array(operands), 3)
         assert float(whole[3]) != 0.5 + sum(folded_in_order(t.tolist()) for t in thirds)

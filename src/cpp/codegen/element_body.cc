@@ -230,10 +230,7 @@ void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std
       continue;
     }
     if (value_fold) {
-      if (masked) {
-        throw UnsupportedError("legate-fuse: no stage form of a masked reduction");
-      }
-      out << indent << value_fold(r, value) << "\n";
+      out << indent << value_fold(r, value, masked ? operand_name(red.mask) : "") << "\n";
       continue;
     }
     const auto acc = "acc" + std::to_string(r);

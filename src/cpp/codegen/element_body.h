@@ -19,9 +19,11 @@ using ArrayFold =
     std::function<std::string(std::size_t r, const std::string& element, const std::string& value)>;
 
 // How a renderer takes `value`, the current iteration's operand of reduction r into a single
-// value: a statement. Empty: folded into the accumulator acc<r>. A kernel's stage form
-// (codegen/ordered_fold.h) stores it instead, for a fold in element order after the stage.
-using ValueFold = std::function<std::string(std::size_t r, const std::string& value)>;
+// value, and `mask`, whether it is folded (empty: always): a statement. Empty: folded into the
+// accumulator acc<r>. A kernel's stage form (codegen/ordered_fold.h) stores them instead, for
+// a fold in element order after the stage.
+using ValueFold =
+    std::function<std::string(std::size_t r, const std::string& value, const std::string& mask)>;
 
 // Whether reduction r reduces into an array (a partitioned store, promoted along the reduced
 // dimensions: an axis reduction), each element into its own target element, rather than

@@ -23,6 +23,7 @@ std::string operand_dtype_of(const KernelSpec& spec, std::size_t r)
 }
 
 std::string operands_of(std::size_t r) { return "lf_op" + std::to_string(r); }
+std::string masks_of(std::size_t r) { return "lf_mask" + std::to_string(r); }
 
 }  // namespace
 
@@ -34,7 +35,7 @@ bool folds_in_order(const KernelSpec& spec)
   bool ordered = false;
   for (std::size_t r = 0; r < spec.reductions.size(); ++r) {
     const auto& dtype = reduced_dtype(spec, r);
-    if (is_array_reduction(spec, r) || spec.reductions[r].mask.index >= 0 ||
+    if (is_array_reduction(spec, r) ||
         ir::dtype_size(operand_dtype_of(spec, r)) > LEGATE_FUSE_OPERAND_BYTES || uses_half(spec) ||
         !reduction_combine(spec.reductions[r].op, dtype, "a", "b").has_value()) {
       return false;
@@ -48,9 +49,11 @@ bool folds_in_order(const KernelSpec& spec)
   return ordered && calls;
 }
 
-std::string stored_operand(std::size_t r, const std::string& value)
+std::string stored_operand(std::size_t r, const std::string& value, const std::string& mask)
 {
-  return operands_of(r) + "[o * inner + i] = " + value + ";";
+  const auto stored = operands_of(r) + "[o * inner + i] = " + value + ";";
+  return mask.empty() ? stored
+                      : stored + " " + masks_of(r) + "[o * inner + i] = (uint8_t)(" + mask + ");";
 }
 
 void write_operand_arrays(std::ostringstream& out, const KernelSpec& spec)
@@ -60,6 +63,10 @@ void write_operand_arrays(std::ostringstream& out, const KernelSpec& spec)
     const auto type = c_type_of(operand_dtype_of(spec, r));
     out << "  " << type << "* " << operands_of(r) << " = (" << type << "*)((char*)lf_operands + "
         << LEGATE_FUSE_OPERAND_BYTES * r << " * lf_volume);\n";
+    if (spec.reductions[r].mask.index >= 0) {
+      out << "  uint8_t* " << masks_of(r) << " = (uint8_t*)lf_operands + "
+          << LEGATE_FUSE_OPERAND_BYTES * (spec.reductions.size() + r) << " * lf_volume;\n";
+    }
   }
 }
 
@@ -85,11 +92,17 @@ void write_start_and_fold(std::ostringstream& out, const KernelSpec& spec)
     const auto value = c_type_of(operand_dtype_of(spec, r));
     const auto acc   = "acc" + std::to_string(r);
     const auto slot  = "(char*)lf_partial + " + std::to_string(LEGATE_FUSE_PARTIAL_SLOT * r);
+    // The one pass's own statement (element_body.cc, write_reductions), masked alike.
+    auto combined = require_rendering(reduction_combine(red.op, dtype, acc, "ops[i]"), red.op);
     out << "  {\n    " << type << " " << acc << ";\n    memcpy(&" << acc << ", " << slot
         << ", sizeof(" << acc << "));\n    const " << value << "* ops = (const " << value
-        << "*)((const char*)lf_operands + " << LEGATE_FUSE_OPERAND_BYTES * r
-        << " * count);\n    for (int64_t i = 0; i < count; ++i) {\n      " << acc << " = "
-        << require_rendering(reduction_combine(red.op, dtype, acc, "ops[i]"), red.op)
+        << "*)((const char*)lf_operands + " << LEGATE_FUSE_OPERAND_BYTES * r << " * count);\n";
+    if (red.mask.index >= 0) {
+      out << "    const uint8_t* masks = (const uint8_t*)lf_operands + "
+          << LEGATE_FUSE_OPERAND_BYTES * (spec.reductions.size() + r) << " * count;\n";
+      combined = "(masks[i] ? " + combined + " : " + acc + ")";
+    }
+    out << "    for (int64_t i = 0; i < count; ++i) {\n      " << acc << " = " << combined
         << ";\n    }\n    memcpy(" << slot << ", &" << acc << ", sizeof(" << acc << "));\n  }\n";
   }
   out << "}\n";
@@ -105,7 +118,7 @@ void write_whole_through_stages(std::ostringstream& out, const KernelSpec& spec)
          "const void* scalars)\n{\n"
       << "  char lf_partial[" << LEGATE_FUSE_PARTIAL_SLOT * reductions << "];\n  "
       << LEGATE_FUSE_START_SYMBOL << "(lf_partial);\n"
-      << "  if (ndim == 0) {\n    double lf_operand[" << reductions << "];\n    "
+      << "  if (ndim == 0) {\n    double lf_operand[" << 2 * reductions << "];\n    "
       << LEGATE_FUSE_STAGE_SYMBOL << "(ndim, extents, arrays, scalars, lf_operand);\n    "
       << LEGATE_FUSE_FOLD_SYMBOL << "(lf_operand, 1, lf_partial);\n    "
       << LEGATE_FUSE_COMBINE_SYMBOL << "(arrays, lf_partial);\n    return;\n  }\n"
@@ -113,9 +126,10 @@ void write_whole_through_stages(std::ostringstream& out, const KernelSpec& spec)
       << "  for (int32_t d = 1; d < ndim; ++d) lf_row_volume *= extents[d];\n"
       << "  int64_t lf_chunk_rows = lf_row_volume > 0 ? " << ORDERED_CHUNK
       << " / lf_row_volume : 1;\n  if (lf_chunk_rows < 1) lf_chunk_rows = 1;\n"
-      << "  double lf_chunk[" << ORDERED_CHUNK * reductions << "];\n"
+      << "  double lf_chunk[" << ORDERED_CHUNK * 2 * reductions << "];\n"
       << "  char* lf_operands = lf_chunk_rows * lf_row_volume <= " << ORDERED_CHUNK
-      << " ? (char*)lf_chunk : (char*)malloc((size_t)(" << LEGATE_FUSE_OPERAND_BYTES * reductions
+      << " ? (char*)lf_chunk : (char*)malloc((size_t)("
+      << LEGATE_FUSE_OPERAND_BYTES * 2 * reductions
       << " * lf_row_volume));\n"
       // Out of memory for one row's operands: fusion off would have failed sooner (its
       // temporaries are whole arrays); the kernel must not return without its result.

@@ -9,10 +9,10 @@ namespace legate_fuse::codegen {
 
 // Whether the kernel's reductions into single values fold in an order that shows in their
 // result (a floating-point sum), so that its parts may run at once only through stages
-// (runtime/kernel_abi.h, LEGATE_FUSE_SPLIT_ORDERED): every reduction is into a value, unmasked
-// (a masked fold keeps its accumulator where the mask is false, which no stored operand can
-// stand for without changing a -0.0 sum's sign), of a type of at most
-// LEGATE_FUSE_OPERAND_BYTES bytes, and at least one of them is not free of order. And the
+// (runtime/kernel_abi.h, LEGATE_FUSE_SPLIT_ORDERED): every reduction is into a value, of a
+// type of at most LEGATE_FUSE_OPERAND_BYTES bytes, and at least one of them is not free of
+// order. (A masked one stores its mask beside its operands: a fold that skips an element
+// keeps its accumulator, which no stored operand could stand for, -0.0 sums included.) And the
 // kernel calls a C library function (exp, log, ...): the fold is a chain of dependent
 // additions on the caller's thread (about 4 cycles an element), so splitting pays only where
 // the stage's work per element is several times that; a kernel of arithmetic alone, bound by
@@ -21,8 +21,10 @@ namespace legate_fuse::codegen {
 [[nodiscard]] bool folds_in_order(const KernelSpec& spec);
 
 // The statement of the stage form that stores `value`, the current element's operand of value
-// reduction r, at the element's position in the part (row `o`, position `i` in the row).
-[[nodiscard]] std::string stored_operand(std::size_t r, const std::string& value);
+// reduction r, and `mask` (if not empty), at the element's position in the part (row `o`,
+// position `i` in the row).
+[[nodiscard]] std::string stored_operand(std::size_t r, const std::string& value,
+                                         const std::string& mask);
 
 // The declarations of the stage form's operand arrays, once the part's rows are known
 // (`outer` rows of `inner` elements).
@@ -40,6 +42,6 @@ void write_start_and_fold(std::ostringstream& out, const KernelSpec& spec);
 void write_whole_through_stages(std::ostringstream& out, const KernelSpec& spec);
 
 // Elements per chunk of the kernel's own pass: its operands stay in the first-level cache.
-inline constexpr int ORDERED_CHUNK = 2048;
+inline constexpr int ORDERED_CHUNK = 1024;
 
 }  // namespace legate_fuse::codegen

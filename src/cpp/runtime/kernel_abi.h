@@ -59,7 +59,9 @@ typedef void (*legate_fuse_kernel_fn)(int32_t ndim, const int64_t* extents,
  * floating-point sum), and folds them element after element as cuPyNumeric's task does; its
  * parts run `legate_fuse_kernel_stage`, which does the part's element-wise work and writes each
  * reduction's operands, element by element, into `operands` (reduction k's at byte
- * LEGATE_FUSE_OPERAND_BYTES * k * volume, in the reduction's C type, `volume` the part's elements).
+ * LEGATE_FUSE_OPERAND_BYTES * k * volume, in its operand's C type, `volume` the part's elements;
+ * a masked reduction's masks, one byte each, at LEGATE_FUSE_OPERAND_BYTES * (count + k) * volume,
+ * `count` the reductions: 2 * count * LEGATE_FUSE_OPERAND_BYTES bytes per element in all).
  * `legate_fuse_kernel_start` writes each reduction's identity into a `partial` (as above),
  * `legate_fuse_kernel_fold` folds a part's `count` operands into it in element order, part
  * after part in order, and `legate_fuse_kernel_combine` folds it into the reduction arrays:

@@ -132,13 +132,14 @@ void KernelThreads::run_ordered(const KernelCall& call, std::int64_t rows, RowPa
   const CpuKernel& kernel = call.kernel;
   std::unique_lock<std::mutex> busy{busy_, std::try_to_lock};
   Job job;
-  job.call        = &call;
-  job.rows        = rows;
-  job.parts       = parts;
-  job.ordered     = true;
-  job.threads     = threads_.load();
-  job.stages      = kStagesPerThread * job.threads;
-  job.stage_bytes = static_cast<std::size_t>(kernel.partial_count) * LEGATE_FUSE_OPERAND_BYTES *
+  job.call    = &call;
+  job.rows    = rows;
+  job.parts   = parts;
+  job.ordered = true;
+  job.threads = threads_.load();
+  job.stages  = kStagesPerThread * job.threads;
+  // Each element's operands and masks (runtime/kernel_abi.h).
+  job.stage_bytes = 2 * static_cast<std::size_t>(kernel.partial_count) * LEGATE_FUSE_OPERAND_BYTES *
                     static_cast<std::size_t>(parts.rows_per_part * row_volume);
   const std::size_t bytes = job.stage_bytes * static_cast<std::size_t>(job.stages);
   if (!busy.owns_lock() || bytes > kMaxStageBytes) {

@@ -30,7 +30,7 @@ Step = Callable[[Any], tuple[Any, Any]]
 
 
 def stream(jnp: Any, n: int) -> tuple[Any, Step]:
-    from stream import SCALAR
+    from stream import SCALAR, initial
 
     def step(state: Any) -> tuple[Any, Any]:
         a, b, c = state
@@ -40,7 +40,7 @@ def stream(jnp: Any, n: int) -> tuple[Any, Step]:
         a = b + SCALAR * c
         return (a, b, c), None
 
-    return (jnp.ones(n) * 1e-3, jnp.full(n, 2e-3), jnp.zeros(n)), step
+    return initial(jnp, n), step
 
 
 def jacobi2d(jnp: Any, n: int) -> tuple[Any, Step]:

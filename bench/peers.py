@@ -2,7 +2,7 @@
 with numexpr (fused element-wise evaluation on the CPU), with JAX `jit` on the CPU (XLA
 fusion) and with Dask arrays (a distributed engine; each iteration computed and persisted);
 Black-Scholes also as hand-written C (`c`: OpenMP on every core, glibc's vector math). JAX also
-runs most of the stepped applications (bench/jax_peer.py).
+runs every stepped application (bench/jax_peer.py), numexpr STREAM and the exp and log chains.
 Optional: installed by the harness only when asked (`bench/run.py --peers ...`).
 
     python bench/peers.py numexpr black_scholes --size 1000000 --iterations 3
@@ -91,22 +91,27 @@ def numexpr_black_scholes(n: int) -> Callable[[Any], Any]:
 
 
 def numexpr_stepped(app: str, n: int) -> tuple[Any, Callable[[Any], Any]]:
-    """The state and step of a stepped application numexpr expresses (NUMEXPR_STEPPED): each
-    expression evaluated into the memory of the array it replaces, as the application writes
-    into its arrays."""
+    """The state and step of a stepped application numexpr expresses (NUMEXPR_STEPPED), its
+    state the application's own: each expression evaluated into the memory of the array it
+    replaces, as the application writes into its arrays."""
+    import importlib
+
     import numexpr
 
+    module = importlib.import_module(app)
     if app == "stream":
+        scalar = {"scalar": module.SCALAR}
+
         def stream_step(state: Any) -> Any:
             a, b, c = state
             numexpr.evaluate("a", out=c)
-            numexpr.evaluate("3.0 * c", out=b)
+            numexpr.evaluate("scalar * c", local_dict={"c": c, **scalar}, out=b)
             numexpr.evaluate("a + b", out=c)
-            numexpr.evaluate("b + 3.0 * c", out=a)
+            numexpr.evaluate("b + scalar * c", local_dict={"b": b, "c": c, **scalar}, out=a)
             return a, b, c
 
-        return (numpy.ones(n) * 1e-3, numpy.full(n, 2e-3), numpy.zeros(n)), stream_step
-    expression, initial = NUMEXPR_CHAINS[app]
+        return module.initial(numpy, n), stream_step
+    expression = NUMEXPR_CHAINS[app]
 
     def chain_step(state: Any) -> Any:
         s, total, k = state
@@ -114,16 +119,13 @@ def numexpr_stepped(app: str, n: int) -> tuple[Any, Callable[[Any], Any]]:
                          out=total)
         return s, total, k + 1
 
-    return (initial(n), numpy.zeros(n), 0), chain_step
+    return module.initial(numpy, n), chain_step
 
 
 # The chains' step, with the new width or scale of iteration k (bench/apps/exp_chain.py and
-# log_chain.py), and their values.
-NUMEXPR_CHAINS: dict[str, tuple[str, Callable[[int], Any]]] = {
-    "exp_chain": ("total + exp(-(0.5 + 1e-6 * k) * s * s)",
-                  lambda n: numpy.linspace(-6.0, 6.0, n)),
-    "log_chain": ("total + log(s / (3.0 + 1e-6 * k))", lambda n: numpy.linspace(0.01, 100.0, n)),
-}
+# log_chain.py).
+NUMEXPR_CHAINS = {"exp_chain": "total + exp(-(0.5 + 1e-6 * k) * s * s)",
+                  "log_chain": "total + log(s / (3.0 + 1e-6 * k))"}
 NUMEXPR_STEPPED = ("stream", *NUMEXPR_CHAINS)
 
 

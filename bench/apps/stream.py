@@ -16,6 +16,10 @@ from common import stepped_app
 SCALAR = 3.0
 
 
+def initial(xp: Any, n: int) -> tuple[Any, Any, Any]:
+    return xp.ones(n) * 1e-3, xp.full(n, 2e-3), xp.zeros(n)
+
+
 def step(xp: Any, state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
     a, b, c = state
     c[:] = a               # copy
@@ -26,9 +30,8 @@ def step(xp: Any, state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
 
 
 def main() -> None:
-    stepped_app("stream", __doc__ or "", lambda xp, n: (xp.ones(n) * 1e-3, xp.full(n, 2e-3),
-                xp.zeros(n)), step, lambda s: s[0], size=10_000_000, iterations=5,
-                check_size=1000, check_steps=3, ideal_bytes=lambda n: 10 * 8 * n)
+    stepped_app("stream", __doc__ or "", initial, step, lambda s: s[0], size=10_000_000,
+                iterations=5, check_size=1000, check_steps=3, ideal_bytes=lambda n: 10 * 8 * n)
 
 
 if __name__ == "__main__":

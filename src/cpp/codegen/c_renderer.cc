@@ -272,8 +272,9 @@ class Renderer {
   // A floating-point reduction into a value folds in one pass, element after element, as
   // cuPyNumeric's task folds it on a CPU, so that its bits are those of fusion off, whichever
   // windows of a run fuse (a group runs unfused while its kernel compiles, and now and then to
-  // measure the payoff) and whatever the threads: its parts run as stages, their operands
-  // folded in order (codegen/ordered_fold.h), or, masked, the kernel runs whole.
+  // measure the payoff) and whatever the threads: where the kernel calls the C library, its
+  // parts run as stages, their operands folded in order (codegen/ordered_fold.h); otherwise
+  // the kernel runs whole.
   [[nodiscard]] std::string split_flags() const
   {
     const bool ordered = folds_in_order(spec_);

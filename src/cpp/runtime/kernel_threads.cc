@@ -106,7 +106,8 @@ void KernelThreads::run(const KernelCall& call)
     return;
   }
   if (ordered) {
-    run_ordered(call, job.rows, job.parts, row_volume);
+    job.row_volume = row_volume;
+    run_ordered(job);
     return;
   }
   const std::size_t part_bytes =
@@ -126,21 +127,17 @@ void KernelThreads::run(const KernelCall& call)
   }
 }
 
-void KernelThreads::run_ordered(const KernelCall& call, std::int64_t rows, RowParts parts,
-                                std::int64_t row_volume)
+void KernelThreads::run_ordered(Job& job)
 {
+  const KernelCall& call  = *job.call;
   const CpuKernel& kernel = call.kernel;
   std::unique_lock<std::mutex> busy{busy_, std::try_to_lock};
-  Job job;
-  job.call    = &call;
-  job.rows    = rows;
-  job.parts   = parts;
   job.ordered = true;
   job.threads = threads_.load();
   job.stages  = kStagesPerThread * job.threads;
   // Each element's operands and masks (runtime/kernel_abi.h).
   job.stage_bytes = 2 * static_cast<std::size_t>(kernel.partial_count) * LEGATE_FUSE_OPERAND_BYTES *
-                    static_cast<std::size_t>(parts.rows_per_part * row_volume);
+                    static_cast<std::size_t>(job.parts.rows_per_part * job.row_volume);
   const std::size_t bytes = job.stage_bytes * static_cast<std::size_t>(job.stages);
   if (!busy.owns_lock() || bytes > kMaxStageBytes) {
     // The helpers are another point task's now, or the stages would take too much memory:
@@ -152,7 +149,7 @@ void KernelThreads::run_ordered(const KernelCall& call, std::int64_t rows, RowPa
     operands_.resize(bytes);
   }
   job.operands = operands_.data();
-  job.staged   = std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(parts.parts));
+  job.staged   = std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(job.parts.parts));
   run_on_helpers(job);
 }
 
@@ -209,13 +206,9 @@ void KernelThreads::fold_parts(Job& job)
     if (job.staged[static_cast<std::size_t>(folded)].load(std::memory_order_acquire)) {
       const std::int64_t first = folded * job.parts.rows_per_part;
       const std::int64_t rows  = std::min(job.parts.rows_per_part, job.rows - first);
-      std::int64_t volume      = rows;
-      for (std::int32_t d = 1; d < call.ndim; ++d) {
-        volume *= call.extents[d];
-      }
       call.kernel.fold(
-          job.operands + job.stage_bytes * static_cast<std::size_t>(folded % job.stages), volume,
-          partial.data());
+          job.operands + job.stage_bytes * static_cast<std::size_t>(folded % job.stages),
+          rows * job.row_volume, partial.data());
       job.folded.store(++folded);
       {
         const std::lock_guard<std::mutex> guard{job.progress};

@@ -103,8 +103,9 @@ class KernelThreads {
     // A kernel with LEGATE_FUSE_SPLIT_ORDERED: parts are claimed in order (`next`), staged into
     // one of `stages` operand buffers of `stage_bytes` each (part p into buffer p % stages),
     // and folded by the caller in order (`folded` of them so far); a part is claimed only
-    // once its buffer's last part was folded.
+    // once its buffer's last part was folded. A row holds `row_volume` elements.
     bool ordered{};
+    std::int64_t row_volume{};
     std::atomic<std::int64_t> next{0};
     std::atomic<std::int64_t> folded{0};
     std::unique_ptr<std::atomic<bool>[]> staged;
@@ -115,8 +116,9 @@ class KernelThreads {
     std::condition_variable progressed;
   };
 
-  void run_ordered(const KernelCall& call, std::int64_t rows, RowParts parts,
-                   std::int64_t row_volume);
+  // `job` with its call, rows and parts set: on the helpers if they are free and the stages'
+  // memory is within kMaxStageBytes, otherwise the kernel's own pass on this thread.
+  void run_ordered(Job& job);
   void run_on_helpers(Job& job);
   void help(int index);
   static void work(Job& job, int index);

@@ -733,6 +733,20 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a floating-point reduction into a value is never summed in parts: its order would "
         "show"),
     Mutation(
+        "submitted-records-hold-tuples", "legate_fuse/capture/lazy_task.py",
+        "        record.calls, record.shape = tuple(self._calls), tuple(self._shape)\n",
+        "",
+        ("tests/integration/test_lazy_tasks.py::test_align_over_a_lazy_task_is_recorded",),
+        "a submitted record keeps its calls in tuples, which the cyclic garbage collector "
+        "stops following"),
+    Mutation(
+        "recorded-constraints-hold-no-variables", "legate_fuse/capture/lazy_task.py",
+        "                    recorded.append((\"argument\", arg.index))\n",
+        "                    recorded.append(arg)\n",
+        ("tests/integration/test_lazy_tasks.py::test_align_over_a_lazy_task_is_recorded",),
+        "a recorded constraint names its task's variables by argument index, not by the "
+        "objects cuPyNumeric was given"),
+    Mutation(
         "ordered-fold-in-element-order", "src/cpp/codegen/ordered_fold.cc",
         "    for (int64_t i = 0; i < count; ++i) {\\n      \" << acc",
         "    for (int64_t i = count - 1; i >= 0; --i) {\\n      \" << acc",

@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from legate_fuse import _core
-from legate_fuse.capture.lazy_task import BuildAndExecute
+from legate_fuse.capture.build_task import BuildAndExecute
 from legate_fuse.counters import Stats
 from legate_fuse.plan.planner import PlannedWindow
 

@@ -87,6 +87,8 @@ class ExternalMemory:
     def tracking(self) -> bool:
         """Whether any store is visible to the program now (forgets the buffers that died, so
         that a program that read an array once pays nothing afterwards)."""
+        if not self._buffers:  # the common case, without allocating: this runs per task
+            return False
         for root in list(self._buffers):
             self._alive(root)
         return bool(self._buffers)

@@ -24,15 +24,9 @@ from typing import Any
 from legate.core import LogicalStore, Scalar
 
 from legate_fuse.capture import compat
+from legate_fuse.capture.build_task import BuildAndExecute, replay
 from legate_fuse.capture.call_sites import Outcome
-from legate_fuse.capture.pending import (
-    ORIGINAL_CONSTRAINTS,
-    PendingConstraint,
-    PendingVariable,
-    immutable,
-    real,
-)
-from legate_fuse.capture.scopes import legate_scope
+from legate_fuse.capture.pending import PendingConstraint, PendingVariable, immutable, real
 from legate_fuse.capture.task_proxy import AutoTaskProxy, Session
 from legate_fuse.capture.task_record import StoreArg, TaskRecord
 from legate_fuse.unfused import NOT_LIFTED_CALL
@@ -40,40 +34,14 @@ from legate_fuse.unfused import NOT_LIFTED_CALL
 # Whether the lifting takes these calls at all (compat.TASK_LIFTABLE_CALLS), read once.
 _INPUTS_LIFTABLE = "add_input" in compat.TASK_LIFTABLE_CALLS
 _OUTPUTS_LIFTABLE = "add_output" in compat.TASK_LIFTABLE_CALLS
-_NO_KEYWORDS: dict[str, Any] = {}  # of every recorded call: none (shared, never written)
-
-
-class BuildAndExecute:
-    """What a lazy task's record runs when it runs unfused: the real task, built now.
-
-    It refers to its record weakly, and nothing here refers to the LazyAutoTask: a task and its
-    stores are freed when the program and the window drop them, never by the cyclic garbage
-    collector, which may run on any thread (a LogicalStore freed on a thread Legate does not
-    know crashes the process)."""
-
-    __slots__ = ("_library", "_provenance", "_runtime", "record")
-
-    def __init__(self, runtime: Any, library: Any, provenance: str) -> None:
-        self._runtime = runtime  # Legate's own runtime
-        self._library = library
-        self._provenance = provenance
-        self.record: weakref.ref[TaskRecord] | None = None
-
-    def execute(self) -> None:
-        record = self.record() if self.record is not None else None
-        if record is None:
-            raise RuntimeError("a held task's record was freed before it ran")
-        runtime, library = self._runtime, self._library
-        task, _ = replay(record, self._provenance,
-                         lambda: runtime.create_auto_task(library, record.task_id))
-        task.execute()
 
 
 class LazyAutoTask:
     """Stands for an AutoTask of a kind the lifting knows; records its calls, builds nothing."""
 
-    __slots__ = ("__weakref__", "_built", "_executed", "_library", "_max_scalars",
-                 "_provenance", "_record", "_scalars", "_session", "variables")
+    __slots__ = ("__weakref__", "_args", "_built", "_calls", "_executed", "_library",
+                 "_max_scalars", "_provenance", "_record", "_scalars", "_session", "_shape",
+                 "_stores", "variables")
 
     def __init__(self, session: Session, library: Any, task_id: int, provenance: str,
                  max_scalars: int | None = None) -> None:
@@ -85,8 +53,14 @@ class LazyAutoTask:
         self._library = library
         self._provenance = provenance
         build = BuildAndExecute(session.runtime_proxy.unwrapped, library, provenance)
-        self._record = TaskRecord(task=build, library_name=library.name, task_id=task_id,
-                                  lazy=True)
+        # The record's lists, appended to here until the task is submitted (then tuples).
+        self._stores: list[Any] = []
+        self._args: list[StoreArg] = []
+        self._calls: list[tuple[str, tuple[Any, ...]]] = []
+        self._shape: list[Any] = []
+        self._record = TaskRecord(task=build, stores=self._stores, calls=self._calls,
+                                  library_name=library.name, task_id=task_id,
+                                  args=self._args, lazy=True, shape=self._shape)
         build.record = weakref.ref(self._record)
         self._built: AutoTaskProxy | None = None
         self._executed = False
@@ -117,16 +91,15 @@ class LazyAutoTask:
         """`add_output(store, variable)` where `variable` is this task's own input of the same
         store (cuPyNumeric's putmask writes the array it reads, partitioned as it is read):
         recorded with the argument it shares its partition with, which aligns the two."""
-        record = self._record
         if (self._built is not None or type(store) is not LogicalStore or store.unbound
                 or type(variable) is not PendingVariable or variable.task_ref() is not self
-                or record.args[variable.index].store is not store or not _OUTPUTS_LIFTABLE):
+                or self._args[variable.index].store is not store or not _OUTPUTS_LIFTABLE):
             return self._add_store_arg("add_output", (store, variable), {})
-        record.args.append(StoreArg("add_output", store, -1, variable))
-        record.stores.append(store)
-        record.calls.append(("add_output", (id(store), variable), _NO_KEYWORDS))
-        record.shape.append(("add_output", -1, store.type, store.ndim,
-                             ("partition of", variable.index)))
+        self._args.append(StoreArg("add_output", store))
+        self._stores.append(store)
+        self._calls.append(("add_output", (id(store), ("argument", variable.index))))
+        self._shape.append(("add_output", -1, store.type, store.ndim,
+                            ("partition of", variable.index)))
         return variable
 
     def add_reduction(self, *args: Any, **kwargs: Any) -> Any:
@@ -146,12 +119,12 @@ class LazyAutoTask:
     def _note_store(self, name: str, store: LogicalStore, redop: int,
                     call_args: tuple[Any, ...]) -> PendingVariable:
         """Records a store argument; `call_args`: the call's arguments, the store by id()."""
-        record = self._record
-        variable = PendingVariable(self, len(record.args))
-        record.args.append(StoreArg(name, store, redop, variable))
-        record.stores.append(store)
-        record.calls.append((name, call_args, _NO_KEYWORDS))
-        record.shape.append((name, redop, store.type, store.ndim))
+        args = self._args
+        variable = PendingVariable(self, len(args))
+        args.append(StoreArg(name, store, redop))
+        self._stores.append(store)
+        self._calls.append((name, call_args))
+        self._shape.append((name, redop, store.type, store.ndim))
         return variable
 
     def add_scalar_arg(self, *args: Any, **kwargs: Any) -> Any:
@@ -160,7 +133,7 @@ class LazyAutoTask:
                 or not immutable(args[0]) or "add_scalar_arg" not in compat.TASK_LIFTABLE_CALLS
                 or (self._max_scalars is not None and self._scalars > self._max_scalars)):
             return self.build().add_scalar_arg(*args, **kwargs)
-        self._record.calls.append(("add_scalar_arg", args, {}))
+        self._calls.append(("add_scalar_arg", args))
         # A Scalar object is stated by its type alone: lifting reads the values of plain
         # arguments only (operation codes, axes), and a Scalar's value at launch (a kernel's
         # run-time scalar), so tasks differing only in it share their lifting and encoding.
@@ -172,23 +145,27 @@ class LazyAutoTask:
             value, kind = args
             shape = (("add_scalar_arg", (type(value), value), (type(kind), kind))
                      if type(value) is not Scalar and type(kind) is not Scalar else [args])
-        self._record.shape.append(shape)
+        self._shape.append(shape)
         return None
 
     def add_constraint(self, *args: Any, **kwargs: Any) -> Any:
         constraint = args[0] if len(args) == 1 and not kwargs else None
         if self._built is None and type(constraint) is PendingConstraint:
-            shape: list[Any] = [constraint.kind]
+            # Recorded as (kind, arguments), a variable of this task as ("argument", index).
+            recorded: list[Any] = [constraint.kind]
             for arg in constraint.args:
-                if type(arg) is not PendingVariable:
-                    shape.append(arg)
-                elif arg.task_ref() is self:  # (not the property: one call less)
-                    shape.append(("argument", arg.index))
-                else:  # another task's variable: Legate reports it
-                    break
+                if type(arg) is PendingVariable:
+                    if arg.task_ref() is not self:  # (not the property: one call less)
+                        break  # another task's variable: Legate reports it
+                    recorded.append(("argument", arg.index))
+                elif type(arg) is tuple and arg[:1] == ("argument",):
+                    break  # a value that would read as a variable: as Legate takes it
+                else:
+                    recorded.append(arg)
             else:
-                self._record.calls.append(("add_constraint", (constraint,), {}))
-                self._record.shape.append(tuple(shape))
+                shape = tuple(recorded)  # the call and its shape are the same here
+                self._calls.append(("add_constraint", shape))
+                self._shape.append(shape)
                 return None
         return self.build().add_constraint(*map(real, args), **kwargs)
 
@@ -200,14 +177,13 @@ class LazyAutoTask:
 
     def _add_store_constraint(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any],
                               stores: int) -> Any:
-        index = {id(arg.store): i for i, arg in enumerate(self._record.args)}
+        index = {id(arg.store): i for i, arg in enumerate(self._args)}
         if (self._built is not None or kwargs or len(args) < stores
                 or any(id(s) not in index for s in args[:stores])
                 or not all(immutable(a) for a in args[stores:])):
             return getattr(self.build(), name)(*args, **kwargs)
-        self._record.calls.append((name, (*map(id, args[:stores]), *args[stores:]), {}))
-        self._record.shape.append((name, *(index[id(s)] for s in args[:stores]),
-                                   *args[stores:]))
+        self._calls.append((name, (*map(id, args[:stores]), *args[stores:])))
+        self._shape.append((name, *(index[id(s)] for s in args[:stores]), *args[stores:]))
         return None
 
     def execute(self) -> None:
@@ -217,7 +193,10 @@ class LazyAutoTask:
         if self._executed:
             raise RuntimeError("this task was already submitted")
         self._executed = True
-        self._session.submit_auto_task(self._record)
+        record = self._record
+        record.stores, record.args = tuple(self._stores), tuple(self._args)
+        record.calls, record.shape = tuple(self._calls), tuple(self._shape)
+        self._session.submit_auto_task(record)
 
     def __getattr__(self, name: str) -> Any:
         # Anything else: from now on the real task, behind an ordinary proxy.
@@ -239,32 +218,6 @@ class LazyAutoTask:
                 self._record, self._provenance,
                 lambda: runtime.create_eager_task(library, self._record.task_id))
         return self._built
-
-
-def replay(record: TaskRecord, provenance: str, create: Callable[[], Any]
-           ) -> tuple[Any, list[Any]]:
-    """The task `create()` returns, given the recorded calls in order under `provenance`, and
-    its real partition variables."""
-    stores = {id(arg.store): arg.store for arg in record.args} | (record.storage or {})
-    variables: list[Any] = []
-    with legate_scope()(provenance=provenance):
-        task = create()
-        for name, args, _ in record.calls:
-            if name in ("add_input", "add_output", "add_reduction"):
-                variables.append(getattr(task, name)(stores[args[0]], *(
-                    variables[a.index] if isinstance(a, PendingVariable) else a
-                    for a in args[1:])))
-            elif name == "add_constraint":
-                constraint = args[0]
-                task.add_constraint(ORIGINAL_CONSTRAINTS[constraint.kind](*(
-                    variables[a.index] if isinstance(a, PendingVariable) else a
-                    for a in constraint.args)))
-            elif name in ("add_alignment", "add_broadcast"):
-                count = 2 if name == "add_alignment" else 1
-                getattr(task, name)(*(stores[i] for i in args[:count]), *args[count:])
-            else:
-                getattr(task, name)(*args)
-    return task, variables
 
 
 def _timed_as_record(method: Callable[..., Any]) -> Callable[..., Any]:

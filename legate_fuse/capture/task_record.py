@@ -5,7 +5,8 @@ read by the lifting and the planner.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 
@@ -19,6 +20,13 @@ class Executable(Protocol):
 
 # Records are slotted: one is made for every task and store argument of the program, and a
 # slotted dataclass is built and read faster than one with a __dict__.
+#
+# A window holds its records for hundreds of tasks, long enough for Python's cyclic garbage
+# collector to move them to its oldest generation, whose collections then traverse them all:
+# fusion on once ran twice as many full collections as fusion off on a stencil loop. So a
+# record, once submitted, keeps its calls in tuples of plain values (a partition variable as
+# `("argument", index)`, not the object cuPyNumeric was given), which the collector stops
+# following after its first pass, and few objects of its own.
 @dataclass(slots=True)
 class StoreArg:
     """A store argument as the task received it: `kind` is the add_* method that added it."""
@@ -26,7 +34,6 @@ class StoreArg:
     kind: str  # "add_input", "add_output" or "add_reduction"
     store: Any
     redop: int = -1
-    variable: Any = None  # the partition variable Legate returned
 
 
 @dataclass(slots=True, weakref_slot=True)
@@ -34,11 +41,12 @@ class TaskRecord:
     """One held task: the real task object, the stores it touches and the calls that built it."""
 
     task: Executable
-    stores: list[Any] = field(default_factory=list)
-    calls: list[tuple[str, tuple[Any, ...], dict[str, Any]]] = field(default_factory=list)
+    # Lists while the task is recorded; tuples once it is submitted (see above).
+    stores: Sequence[Any] = ()
+    calls: Sequence[tuple[str, tuple[Any, ...]]] = ()  # (add_* method, arguments)
     library_name: str = ""
     task_id: int = -1
-    args: list[StoreArg] = field(default_factory=list)
+    args: Sequence[StoreArg] = ()
     # Its lifted form, once the planner has lifted it: (LiftedTask or None for opaque,).
     lifted: tuple[Any] | None = None
     # Recorded by a LazyAutoTask: every call understood, no real task built while held.
@@ -46,7 +54,7 @@ class TaskRecord:
     # Of a lazy record: its calls with stores replaced by their argument index, type and number
     # of dimensions (an argmin lifts when its axis is the last); whatever lifting reads of a
     # task but the stores themselves.
-    shape: list[Any] = field(default_factory=list)
+    shape: Sequence[Any] = ()
     # Of a lazy record whose kind is watched: the program's call site (capture/call_sites.py).
     site: Any = None
     # Of a lazy record: the stores it is built with in place of those the program gave, by

@@ -74,7 +74,7 @@ def lift(record: TaskRecord) -> LiftedTask | None:
 
 
 def _lift(record: TaskRecord) -> LiftedTask | None:
-    if any(name not in compat.TASK_LIFTABLE_CALLS for name, _, _ in record.calls):
+    if any(name not in compat.TASK_LIFTABLE_CALLS for name, _ in record.calls):
         return None
     lifting = library_lifting(record.library_name)
     lifted: LiftedTask | None = lifting.lift(record) if lifting is not None else None

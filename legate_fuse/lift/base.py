@@ -7,7 +7,6 @@ from functools import cache
 from typing import Any
 
 from legate_fuse import _core
-from legate_fuse.capture.pending import PendingConstraint, PendingVariable
 from legate_fuse.capture.task_record import TaskRecord
 
 # Privileges as the analysis encodes them (ir::Privilege, src/cpp/ir/window.h).
@@ -54,18 +53,17 @@ def constraints_align(record: TaskRecord, partitioned: list[int]) -> bool:
                 group[member] = ga
 
     argument = -1  # the argument the current call adds, for a store call
-    for name, args, _ in record.calls:
+    for name, args in record.calls:
         if name in ("add_input", "add_output", "add_reduction"):
             argument += 1
             # An output given an input's partition (putmask's in-place write) is aligned
             # with that input.
-            if len(args) == 2 and isinstance(args[1], PendingVariable):
-                join(args[1].index, argument)
-        elif name == "add_constraint":
-            constraint = args[0]
-            if not isinstance(constraint, PendingConstraint) or constraint.kind != "align":
+            if len(args) == 2 and _is_argument(args[1]):
+                join(args[1][1], argument)
+        elif name == "add_constraint":  # recorded as (kind, arguments): lazy_task.py
+            if args[0] != "align" or not all(_is_argument(arg) for arg in args[1:]):
                 return False
-            indices = [v.index for v in constraint.variables()]
+            indices = [arg[1] for arg in args[1:]]
             for other in indices[1:]:
                 join(indices[0], other)
         elif name == "add_alignment":  # its stores are recorded by id()
@@ -78,6 +76,11 @@ def constraints_align(record: TaskRecord, partitioned: list[int]) -> bool:
     return not partitioned or (len(group[partitioned[0]]) >= len(set(partitioned)) and all(
         group[v] is group[partitioned[0]] for v in partitioned
     ))
+
+
+def _is_argument(value: Any) -> bool:
+    """Whether a recorded call's argument is a partition variable of the task's own."""
+    return type(value) is tuple and len(value) == 2 and value[0] == "argument"
 
 
 def _argument_of(record: TaskRecord, store_id: int) -> int | None:

@@ -120,7 +120,7 @@ def task_names() -> dict[int, str]:
 
 def _scalar_calls(record: TaskRecord) -> list[tuple[Any, ...]]:
     """The arguments of each of the task's add_scalar_arg calls, in order."""
-    return [args for name, args, _ in record.calls if name == "add_scalar_arg"]
+    return [args for name, args in record.calls if name == "add_scalar_arg"]
 
 
 def _scalars(record: TaskRecord) -> list[Any]:

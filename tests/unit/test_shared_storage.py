@@ -123,9 +123,8 @@ def test_an_array_seen_through_another_view_keeps_its_memory() -> None:
 
 
 def _record(store: Any, lazy: bool) -> TaskRecord:
-    record = TaskRecord(task=SimpleNamespace(execute=lambda: None), lazy=lazy)
-    record.args.append(StoreArg("add_output", store))
-    return record
+    return TaskRecord(task=SimpleNamespace(execute=lambda: None), lazy=lazy,
+                      args=(StoreArg("add_output", store),))
 
 
 def test_a_task_built_with_its_stores_keeps_every_store_as_given() -> None:

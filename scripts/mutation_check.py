@@ -219,15 +219,15 @@ MUTATIONS: tuple[Mutation, ...] = (
         "raises in its statement"),
     Mutation(
         "lift-cache-keys-on-types", "legate_fuse/capture/lazy_task.py",
-        "        record.shape.append((name, redop, store.type, store.ndim))\n",
-        "        record.shape.append((name, redop, store.ndim))\n",
+        "        self._shape.append((name, redop, store.type, store.ndim))\n",
+        "        self._shape.append((name, redop, store.ndim))\n",
         ("tests/integration/test_plan_cache_keys.py::"
          "test_a_task_is_lifted_from_its_cached_form_as_afresh",),
         "the lifting cache keys on the stores' types (LazyAutoTask._add_store_arg)"),
     Mutation(
         "lift-cache-keys-on-dimensions", "legate_fuse/capture/lazy_task.py",
-        "        record.shape.append((name, redop, store.type, store.ndim))\n",
-        "        record.shape.append((name, redop, store.type, store.ndim > 0))\n",
+        "        self._shape.append((name, redop, store.type, store.ndim))\n",
+        "        self._shape.append((name, redop, store.type, store.ndim > 0))\n",
         ("tests/integration/test_axis_reductions.py::"
          "test_argmin_and_argmax_along_another_axis_stay_as_built",),
         "the lifting cache keys on the stores' dimensions (an argmin along axis 1 is the last "
@@ -409,7 +409,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{SHARING}::test_only_memory_of_the_same_shape_and_type_is_shared",),
         "memory is shared only between arrays of one shape and type (share_storage)"),
     Mutation(
-        "shared-memory-rebuilt-tasks", "legate_fuse/capture/lazy_task.py",
+        "shared-memory-rebuilt-tasks", "legate_fuse/capture/build_task.py",
         " | (record.storage or {})\n",
         "\n",
         ("tests/integration/test_shared_storage.py::test_an_in_place_stencil_runs_its_updates_"
@@ -1037,7 +1037,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a fused negation flips the sign bit as cuPyNumeric's does, folded into no subtraction"),
     Mutation(
         "in-place-output-aligned-with-its-input", "legate_fuse/lift/base.py",
-        "                join(args[1].index, argument)",
+        "                join(args[1][1], argument)",
         "                pass",
         ("tests/integration/test_fused_ops.py::test_putmask_with_an_array_of_values_and_nan_to_num",),
         "an output given its input's partition (putmask) is aligned with that input"),

@@ -18,7 +18,7 @@ in the program's statement, not where the window runs).
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from legate.core import LogicalStore, Scalar
@@ -34,6 +34,8 @@ from legate_fuse.unfused import NOT_LIFTED_CALL
 # Whether the lifting takes these calls at all (compat.TASK_LIFTABLE_CALLS), read once.
 _INPUTS_LIFTABLE = "add_input" in compat.TASK_LIFTABLE_CALLS
 _OUTPUTS_LIFTABLE = "add_output" in compat.TASK_LIFTABLE_CALLS
+# A task's partition variable as its record keeps it, made once for the first arguments.
+_ARGUMENTS = tuple(("argument", index) for index in range(16))
 
 
 class LazyAutoTask:
@@ -64,7 +66,7 @@ class LazyAutoTask:
         build.record = weakref.ref(self._record)
         self._built: AutoTaskProxy | None = None
         self._executed = False
-        self.variables: list[Any] = []  # the real partition variables, once built
+        self.variables: Sequence[Any] = ()  # the real partition variables, once built
 
     @property
     def record(self) -> TaskRecord:
@@ -157,7 +159,9 @@ class LazyAutoTask:
                 if type(arg) is PendingVariable:
                     if arg.task_ref() is not self:  # (not the property: one call less)
                         break  # another task's variable: Legate reports it
-                    recorded.append(("argument", arg.index))
+                    index = arg.index
+                    recorded.append(_ARGUMENTS[index] if index < len(_ARGUMENTS)
+                                    else ("argument", index))
                 elif type(arg) is tuple and arg[:1] == ("argument",):
                     break  # a value that would read as a variable: as Legate takes it
                 else:

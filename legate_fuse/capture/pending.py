@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import enum
 import weakref
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 import numpy
@@ -17,7 +18,7 @@ from legate_fuse.capture.patches import PATCHES
 class LazyTask(Protocol):
     """What a pending variable needs of its task (lazy_task.LazyAutoTask)."""
 
-    variables: list[Any]  # the real partition variables, once built
+    variables: Sequence[Any]  # the real partition variables, once built
 
     def build(self) -> Any: ...
 
@@ -91,6 +92,9 @@ def constraint_function(kind: str, original: Any) -> Any:
     pends = kind in ("align", "broadcast")
 
     def constraint(*args: Any, **kwargs: Any) -> Any:
+        if (len(args) == 2 and type(args[0]) is PendingVariable
+                and type(args[1]) is PendingVariable and pends and not kwargs):
+            return PendingConstraint(kind, args)  # align(v1, v2): cuPyNumeric's common call
         pending = 0
         for arg in args:
             pending += type(arg) is PendingVariable

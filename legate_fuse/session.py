@@ -6,6 +6,7 @@ import atexit
 import json
 import logging
 import sys
+from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
@@ -56,7 +57,7 @@ class Session:
         self.runner = WindowRunner(config, self.stats, self.clock, self.tracker, self.call_sites,
                                    self.packed_futures, self.warn_once,
                                    legate_runtime, self.task_timer)
-        self.window = Window(config.window_size, self.stats, self.runner.execute_window,
+        self.window = Window(config.window_size, self.stats, self._execute_window,
                              self.runner.choose_cut)
         self.runner.window = self.window
         self._warned = False
@@ -104,6 +105,18 @@ class Session:
             else:
                 self.task_timer.run_unfused(record.library_name, record.task_id,
                                             record.task.execute)
+
+    def _execute_window(self, records: Sequence[TaskRecord]) -> None:
+        """Runs a flushed window; steps aside while kernels compile (mode/step_aside.py) if it
+        is one seen before (its plan was cached: a loop's) and fused nothing for want of its
+        kernels: its next occurrences would run their original tasks too. A window not seen
+        before is planned, so that its kernels start compiling too."""
+        stats = self.stats
+        launches, hits = stats.fused_launches, stats.plan_cache_hits
+        self.runner.execute_window(records)
+        if (stats.kernels_compiling and stats.fused_launches == launches
+                and stats.plan_cache_hits > hits):
+            self.step_aside.begin_while_compiling(self.runner.fuser().compiling)
 
     def update_mode(self) -> None:
         """The transitions that wait for a condition rather than an event: every read point

@@ -733,6 +733,37 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a floating-point reduction into a value is never summed in parts: its order would "
         "show"),
     Mutation(
+        "loops-stand-aside-while-kernels-compile", "legate_fuse/session.py",
+        "            self.step_aside.begin_while_compiling(self.runner.fuser().compiling)\n",
+        "            pass\n",
+        ("tests/integration/test_background_compile.py::"
+         "test_a_loop_stands_aside_while_its_kernel_compiles",),
+        "a window seen before that fused nothing while its kernels compile steps the plugin "
+        "aside until they are built"),
+    Mutation(
+        "new-windows-planned-while-kernels-compile", "legate_fuse/session.py",
+        "                and stats.plan_cache_hits > hits):\n",
+        "                ):\n",
+        ("tests/integration/test_background_compile.py::"
+         "test_a_loop_stands_aside_while_its_kernel_compiles",),
+        "a window not seen before is planned while kernels compile, so that its kernels start "
+        "compiling too"),
+    Mutation(
+        "aside-until-kernels-built", "legate_fuse/mode/step_aside.py",
+        "            if not self._compiling():\n                self.come_back()\n            return\n",
+        "            self.come_back()\n            return\n",
+        ("tests/integration/test_background_compile.py::"
+         "test_a_loop_stands_aside_while_its_kernel_compiles",),
+        "aside while kernels compile, the plugin comes back only once none is compiling"),
+    Mutation(
+        "aside-looks-again-while-compiling", "legate_fuse/mode/step_aside.py",
+        "        if compiling():\n",
+        "        if False:\n",
+        ("tests/unit/test_step_aside.py::"
+         "test_aside_while_kernels_compile_looks_again_until_none_is",),
+        "aside while kernels compile, the plugin looks again after more arrays, and stays "
+        "aside while one still compiles"),
+    Mutation(
         "submitted-records-hold-tuples", "legate_fuse/capture/lazy_task.py",
         "        record.calls, record.shape = tuple(self._calls), tuple(self._shape)\n",
         "",

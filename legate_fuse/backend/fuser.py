@@ -64,6 +64,14 @@ class Fuser:
         # Registered with _tasks: id -> spec, in the order they were first built.
         self._kernels: dict[str, KernelSpec] = {}
 
+    def compiling(self) -> bool:
+        """Whether a kernel is compiling in the background; starts the builders queued
+        meanwhile (builders start only when polled, from the program's thread)."""
+        if self.jobs is None:
+            return False
+        self.jobs.poll()
+        return self.jobs.pending() > 0
+
     def kernel_specs(self) -> list[KernelSpec]:
         """Every kernel built so far."""
         return list(self._kernels.values())

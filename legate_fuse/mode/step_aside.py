@@ -26,7 +26,12 @@ received one of Legate's tasks can still be building it: as when fusion did not 
 are remembered, and nothing is held while one of them still runs.
 
 While running unfused because fusion was measured not to pay (mode/payoff.py), the plugin
-also stands aside between two measurements (`at_read`).
+also stands aside between two measurements (`at_read`); and while kernels compile in the
+background after a window that fused nothing for want of them (`begin_while_compiling`): its
+groups would run their original tasks anyway, and a program's first run with an empty kernel
+cache then costs what it costs without the plugin, not the plugin's work on every task on top.
+It looks again every `COMPILE_CHECK_ARRAYS` arrays created and at every read, which also starts
+the builders queued meanwhile, and comes back once no kernel is compiling.
 
 Tasks cuPyNumeric submits while the plugin stands aside are not counted in `tasks_seen`; the
 measurement of whether fusion pays (mode/payoff.py) starts its current phase again at each
@@ -53,6 +58,8 @@ COME_BACK_FACTOR = 8
 # program that turns to work that fuses, after a long stream that did not, runs unfused for at
 # most this many arrays per task of `after` (16,384 by default).
 MOST_COME_BACK_FACTOR = 64
+# Arrays created, while aside for kernels compiling, between two looks at the builders.
+COMPILE_CHECK_ARRAYS = 64
 
 
 class ArrayCounter(Protocol):
@@ -70,6 +77,7 @@ class StepAside:
         self.mode = mode  # aside is its mode ASIDE, entered and left here only
         self.come_back_factor = COME_BACK_FACTOR  # the wait at the next step aside
         self._for_payoff = False  # aside because fusion does not pay (at_read)
+        self._compiling: Callable[[], bool] | None = None  # aside while this says True
         self._reads_left = 0  # reads before coming back
         self.stats = stats
         self.direct_tasks = direct_tasks
@@ -114,6 +122,29 @@ class StepAside:
         logger.debug("%d tasks built at once, none fused: stepping aside", self.run)
         self._restart_payoff_phase()
 
+    def begin_while_compiling(self, compiling: Callable[[], bool]) -> None:
+        """Steps aside until `compiling()` (which also starts queued builders) says no kernel
+        is compiling any more; the wait of `begin` is left as it was."""
+        if self.aside or self._proxy is None or self.after <= 0:
+            return
+        if not self.mode.fire("step_aside", "kernels compiling"):
+            return
+        self._proxy.create_auto_task = self._legate_create_auto_task
+        self._compiling = compiling
+        self.arrays.call_after(COMPILE_CHECK_ARRAYS, self._check_compiled)
+        self.stats.steps_aside += 1
+        logger.debug("kernels compiling, none fused: stepping aside")
+        self._restart_payoff_phase()
+
+    def _check_compiled(self) -> None:
+        compiling = self._compiling
+        if compiling is None or not self.aside:
+            return
+        if compiling():
+            self.arrays.call_after(COMPILE_CHECK_ARRAYS, self._check_compiled)
+        else:
+            self.come_back()
+
     def at_read(self, fusing: bool, settled: bool) -> None:
         """A value is read back, or the program waits at a task (after the measurement of
         whether fusion pays, if it is on).
@@ -125,6 +156,10 @@ class StepAside:
         after as many comebacks as the tuner waits for reads.) Aside after a run of tasks built
         at once, it also comes back after a quarter as many reads as the arrays it waits for: a
         loop that writes only into arrays it has creates none."""
+        if self._compiling is not None and self.aside:  # aside while kernels compile
+            if not self._compiling():
+                self.come_back()
+            return
         if not fusing and settled:
             self.begin("fusion does not pay")
             self._for_payoff = self.aside
@@ -144,6 +179,7 @@ class StepAside:
         vars(self._proxy).pop("create_auto_task", None)
         self.direct_tasks.handed_to_every_running()
         self._for_payoff = False
+        self._compiling = None
         self.mode.fire("come_back_unfused" if unfused else "come_back")
         self._new_run()
         logger.debug("coming back after stepping aside")

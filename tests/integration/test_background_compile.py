@@ -20,6 +20,7 @@ from legate_fuse import unfused
 from legate_fuse.backend.background import Job, KernelJobs
 from legate_fuse.backend.cpu_kernels import KernelCompiler
 from legate_fuse.backend.finish_kernels import PREFIX
+from legate_fuse.mode.machine import Mode
 
 from .test_activation import run
 
@@ -32,6 +33,11 @@ def expression(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
 def other_expression(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
     """Another: each test needs a kernel that no test before it built."""
     return (b - a / 6.5) * (b * 1.5 + a) / (a * a + 2.0)
+
+
+def third_expression(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
+    """And a third."""
+    return (a * 0.375 + b * b) / (b * 2.25 + 7.0) - a
 
 
 class GatedBuilder:
@@ -118,6 +124,36 @@ def test_a_group_runs_unfused_until_its_kernel_is_ready_then_fused(
     assert stats.fused_launches > launches, "the kernel was ready and not used"
     # Bit for bit: the same values unfused (first) and fused (second).
     assert first.tobytes() == second.tobytes()
+
+
+def test_a_loop_stands_aside_while_its_kernel_compiles(
+        session: fusion_session.Session, gated: Gate) -> None:
+    """A window seen again (its plan cached: a loop's) that fuses nothing because its kernel
+    is compiling: the plugin steps aside, and the loop's tasks go to Legate unseen, as they
+    would run unfused anyway; once the kernel is built it comes back and fuses. The same bits
+    all along."""
+    a_host, b_host = numpy.linspace(-1.0, 2.0, 8000), numpy.linspace(0.5, 3.0, 8000)
+    a, b = cn.array(a_host), cn.array(b_host)
+    want = third_expression(a_host, b_host).tobytes()
+    stats, mode = session.stats, session.mode
+    launches = stats.fused_launches
+    got = [numpy.asarray(third_expression(a, b)).tobytes()]  # planned afresh: not aside
+    assert mode.mode is not Mode.ASIDE
+    got.append(numpy.asarray(third_expression(a, b)).tobytes())  # its plan cached
+    assert mode.mode is Mode.ASIDE and mode.last_reason[Mode.ASIDE] == "kernels compiling"
+    seen = stats.tasks_seen
+    got.append(numpy.asarray(third_expression(a, b)).tobytes())
+    assert stats.tasks_seen == seen, "tasks seen while aside"
+    assert mode.mode is Mode.ASIDE, "came back while the kernel compiles"
+
+    gated.open = True
+    assert session.runner.fuser().jobs.wait(120)
+    got.append(numpy.asarray(third_expression(a, b)).tobytes())  # back at its read
+    assert mode.mode is not Mode.ASIDE
+    session.update_mode()  # (resuming: no function of cuPyNumeric is running now)
+    got.append(numpy.asarray(third_expression(a, b)).tobytes())
+    assert stats.fused_launches > launches, "the kernel was ready and not used"
+    assert all(result == want for result in got)
 
 
 def test_a_kernel_that_fails_to_compile_in_the_background_leaves_its_group_unfused(

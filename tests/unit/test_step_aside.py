@@ -9,7 +9,12 @@ from typing import Any
 from legate_fuse.capture.direct_tasks import DirectTasks
 from legate_fuse.counters import Stats
 from legate_fuse.mode.machine import ModeMachine
-from legate_fuse.mode.step_aside import COME_BACK_FACTOR, MOST_COME_BACK_FACTOR, StepAside
+from legate_fuse.mode.step_aside import (
+    COME_BACK_FACTOR,
+    COMPILE_CHECK_ARRAYS,
+    MOST_COME_BACK_FACTOR,
+    StepAside,
+)
 
 
 class Runtime:
@@ -126,4 +131,42 @@ def test_the_reads_waited_for_double_with_the_arrays() -> None:
         aside.at_read(fusing=True, settled=True)
     assert aside.aside
     aside.at_read(fusing=True, settled=True)
+    assert not aside.aside
+
+
+def test_aside_while_kernels_compile_looks_again_until_none_is() -> None:
+    aside, runtime, arrays = stepping()
+    compiling = [True]
+    looks: list[bool] = []
+
+    def still_compiling() -> bool:
+        looks.append(compiling[0])
+        return compiling[0]
+
+    aside.begin_while_compiling(still_compiling)
+    assert aside.aside and runtime.create_auto_task(None, 0) == "Legate's own"
+    assert aside.mode.last_reason[aside.mode.mode] == "kernels compiling"
+    [(count, callback)] = arrays.calls
+    assert count == COMPILE_CHECK_ARRAYS
+    callback()  # still compiling: it looks again later
+    assert aside.aside and len(arrays.calls) == 2
+    aside.at_read(fusing=True, settled=False)  # nor at a read
+    assert aside.aside
+    compiling[0] = False
+    arrays.calls[-1][1]()
+    assert not aside.aside and runtime.create_auto_task(None, 0) == "through the plugin"
+    assert looks == [True, True, False]
+    assert COME_BACK_FACTOR * 4 not in [count for count, _ in arrays.calls]
+
+
+def test_aside_while_kernels_compile_comes_back_at_a_read_once_built() -> None:
+    aside, _, _ = stepping()
+    aside.begin_while_compiling(lambda: False)
+    aside.at_read(fusing=True, settled=False)
+    assert not aside.aside
+
+
+def test_never_aside_for_compiling_with_zero() -> None:
+    aside, _, _ = stepping(after=0)
+    aside.begin_while_compiling(lambda: True)
     assert not aside.aside

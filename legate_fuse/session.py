@@ -110,12 +110,15 @@ class Session:
         """Runs a flushed window; steps aside while kernels compile (mode/step_aside.py) if it
         is one seen before (its plan was cached: a loop's) and fused nothing for want of its
         kernels: its next occurrences would run their original tasks too. A window not seen
-        before is planned, so that its kernels start compiling too."""
-        stats = self.stats
+        before is planned, so that its kernels start compiling too. Never while tasks stay
+        held (a full window's later part, `held_back`): tasks created aside run at once, and
+        would run before them."""
+        stats, window = self.stats, self.window
         launches, hits = stats.fused_launches, stats.plan_cache_hits
         self.runner.execute_window(records)
         if (stats.kernels_compiling and stats.fused_launches == launches
-                and stats.plan_cache_hits > hits):
+                and stats.plan_cache_hits > hits and not window.held_back
+                and not window.tasks):
             self.step_aside.begin_while_compiling(self.runner.fuser().compiling)
 
     def update_mode(self) -> None:

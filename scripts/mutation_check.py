@@ -742,15 +742,16 @@ MUTATIONS: tuple[Mutation, ...] = (
         "aside until they are built"),
     Mutation(
         "new-windows-planned-while-kernels-compile", "legate_fuse/session.py",
-        "                and stats.plan_cache_hits > hits):\n",
-        "                ):\n",
+        "                and stats.plan_cache_hits > hits and not window.held_back\n",
+        "                and not window.held_back\n",
         ("tests/integration/test_background_compile.py::"
          "test_a_loop_stands_aside_while_its_kernel_compiles",),
         "a window not seen before is planned while kernels compile, so that its kernels start "
         "compiling too"),
     Mutation(
         "aside-until-kernels-built", "legate_fuse/mode/step_aside.py",
-        "            if not self._compiling():\n                self.come_back()\n            return\n",
+        "            if not self._compiling():\n                self.come_back()\n"
+        "            return\n",
         "            self.come_back()\n            return\n",
         ("tests/integration/test_background_compile.py::"
          "test_a_loop_stands_aside_while_its_kernel_compiles",),
@@ -763,6 +764,14 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_aside_while_kernels_compile_looks_again_until_none_is",),
         "aside while kernels compile, the plugin looks again after more arrays, and stays "
         "aside while one still compiles"),
+    Mutation(
+        "never-aside-while-tasks-stay-held", "legate_fuse/session.py",
+        "                and stats.plan_cache_hits > hits and not window.held_back\n",
+        "                and stats.plan_cache_hits > hits\n",
+        ("tests/integration/test_background_compile.py::"
+         "test_never_aside_while_tasks_stay_held",),
+        "the plugin never steps aside while a full window's later tasks stay held: tasks "
+        "created aside would run before them"),
     Mutation(
         "submitted-records-hold-tuples", "legate_fuse/capture/lazy_task.py",
         "        record.calls, record.shape = tuple(self._calls), tuple(self._shape)\n",

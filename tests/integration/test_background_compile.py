@@ -156,6 +156,26 @@ def test_a_loop_stands_aside_while_its_kernel_compiles(
     assert all(result == want for result in got)
 
 
+def test_never_aside_while_tasks_stay_held(session: fusion_session.Session, gated: Gate,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full window runs its first part and keeps the rest held: tasks created aside run at
+    once, so stepping aside then would run a reader before the held task that writes its input
+    (Legion aborts the program: cuPyNumeric's Black-Scholes-greeks example did)."""
+    stats, window = session.stats, session.window
+
+    def a_window_seen_before_fusing_nothing(records: object) -> None:
+        stats.plan_cache_hits += 1
+
+    monkeypatch.setattr(session.runner, "execute_window", a_window_seen_before_fusing_nothing)
+    monkeypatch.setattr(stats, "kernels_compiling", 1)
+    monkeypatch.setattr(window, "held_back", (object(),))
+    session._execute_window([])
+    assert session.mode.mode is not Mode.ASIDE
+    monkeypatch.setattr(window, "held_back", ())
+    session._execute_window([])  # nothing held any more: aside until the kernels are built
+    assert session.mode.mode is Mode.ASIDE
+
+
 def test_a_kernel_that_fails_to_compile_in_the_background_leaves_its_group_unfused(
         session: fusion_session.Session, gated: Gate, caplog: pytest.LogCaptureFixture,
         tmp_path: Path) -> None:

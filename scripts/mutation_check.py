@@ -196,12 +196,13 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_call_not_understood_builds_the_task_at_once",),
         "a call a lazy task does not understand builds the real task (LazyAutoTask.__getattr__)"),
     Mutation(
-        "lazy-task-no-cycles", "legate_fuse/capture/pending.py",
-        "        self.task_ref = weakref.ref(task)\n",
-        "        self.task_ref = lambda: task\n",
+        "lazy-task-no-cycles", "legate_fuse/capture/lazy_task.py",
+        "        build.record = weakref.ref(self._record)\n",
+        "        build.record = lambda: self._record\n",
         ("tests/integration/test_lazy_tasks.py::"
          "test_a_lazy_task_is_freed_without_the_garbage_collector",),
-        "a lazy task's variables refer to it weakly: no reference cycle keeps stores alive"),
+        "a record's builder refers to it weakly: no reference cycle through a lazy task and "
+        "its record keeps stores alive"),
     Mutation(
         "lazy-unbound-output-builds", "legate_fuse/capture/lazy_task.py",
         "                and not store.unbound):\n",

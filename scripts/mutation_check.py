@@ -782,8 +782,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "stops following"),
     Mutation(
         "recorded-constraints-hold-no-variables", "legate_fuse/capture/lazy_task.py",
-        "                    recorded.append(_ARGUMENTS[index] if index < len(_ARGUMENTS)\n",
-        "                    recorded.append(arg if index < len(_ARGUMENTS)\n",
+        "                    recorded.append(argument_ref(arg.index))\n",
+        "                    recorded.append(arg)\n",
         ("tests/integration/test_lazy_tasks.py::test_align_over_a_lazy_task_is_recorded",),
         "a recorded constraint names its task's variables by argument index, not by the "
         "objects cuPyNumeric was given"),

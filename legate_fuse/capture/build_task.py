@@ -9,7 +9,7 @@ from typing import Any
 
 from legate_fuse.capture.pending import ORIGINAL_CONSTRAINTS
 from legate_fuse.capture.scopes import legate_scope
-from legate_fuse.capture.task_record import TaskRecord
+from legate_fuse.capture.task_record import TaskRecord, is_argument_ref
 
 
 class BuildAndExecute:
@@ -45,9 +45,8 @@ def replay(record: TaskRecord, provenance: str, create: Callable[[], Any]
     stores = {id(arg.store): arg.store for arg in record.args} | (record.storage or {})
     variables: list[Any] = []
 
-    def argument(value: Any) -> Any:  # a recorded ("argument", index): its real variable
-        return (variables[value[1]] if type(value) is tuple and value[:1] == ("argument",)
-                else value)
+    def argument(value: Any) -> Any:  # a recorded argument_ref: its real variable
+        return variables[value[1]] if is_argument_ref(value) else value
 
     with legate_scope()(provenance=provenance):
         task = create()

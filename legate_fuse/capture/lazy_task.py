@@ -28,14 +28,12 @@ from legate_fuse.capture.build_task import BuildAndExecute, replay
 from legate_fuse.capture.call_sites import Outcome
 from legate_fuse.capture.pending import PendingConstraint, PendingVariable, immutable, real
 from legate_fuse.capture.task_proxy import AutoTaskProxy, Session
-from legate_fuse.capture.task_record import StoreArg, TaskRecord
+from legate_fuse.capture.task_record import StoreArg, TaskRecord, argument_ref, is_argument_ref
 from legate_fuse.unfused import NOT_LIFTED_CALL
 
 # Whether the lifting takes these calls at all (compat.TASK_LIFTABLE_CALLS), read once.
 _INPUTS_LIFTABLE = "add_input" in compat.TASK_LIFTABLE_CALLS
 _OUTPUTS_LIFTABLE = "add_output" in compat.TASK_LIFTABLE_CALLS
-# A task's partition variable as its record keeps it, made once for the first arguments.
-_ARGUMENTS = tuple(("argument", index) for index in range(16))
 
 
 class LazyAutoTask:
@@ -99,7 +97,7 @@ class LazyAutoTask:
             return self._add_store_arg("add_output", (store, variable), {})
         self._args.append(StoreArg("add_output", store))
         self._stores.append(store)
-        self._calls.append(("add_output", (id(store), ("argument", variable.index))))
+        self._calls.append(("add_output", (id(store), argument_ref(variable.index))))
         self._shape.append(("add_output", -1, store.type, store.ndim,
                             ("partition of", variable.index)))
         return variable
@@ -153,16 +151,14 @@ class LazyAutoTask:
     def add_constraint(self, *args: Any, **kwargs: Any) -> Any:
         constraint = args[0] if len(args) == 1 and not kwargs else None
         if self._built is None and type(constraint) is PendingConstraint:
-            # Recorded as (kind, arguments), a variable of this task as ("argument", index).
+            # Recorded as (kind, arguments), a variable of this task as its argument_ref.
             recorded: list[Any] = [constraint.kind]
             for arg in constraint.args:
                 if type(arg) is PendingVariable:
                     if arg.task_ref() is not self:  # (not the property: one call less)
                         break  # another task's variable: Legate reports it
-                    index = arg.index
-                    recorded.append(_ARGUMENTS[index] if index < len(_ARGUMENTS)
-                                    else ("argument", index))
-                elif type(arg) is tuple and arg[:1] == ("argument",):
+                    recorded.append(argument_ref(arg.index))
+                elif is_argument_ref(arg):
                     break  # a value that would read as a variable: as Legate takes it
                 else:
                     recorded.append(arg)

@@ -27,6 +27,21 @@ class Executable(Protocol):
 # record, once submitted, keeps its calls in tuples of plain values (a partition variable as
 # `("argument", index)`, not the object cuPyNumeric was given), which the collector stops
 # following after its first pass, and few objects of its own.
+_ARGUMENT = "argument"
+_ARGUMENTS = tuple((_ARGUMENT, index) for index in range(16))  # made once: the common ones
+
+
+def argument_ref(index: int) -> tuple[str, int]:
+    """A partition variable of the task's own, argument `index`, as its record keeps it."""
+    return _ARGUMENTS[index] if index < len(_ARGUMENTS) else (_ARGUMENT, index)
+
+
+def is_argument_ref(value: Any) -> bool:
+    """Whether a recorded call's argument stands for a partition variable of the task's own
+    (`argument_ref`; its index is `value[1]`)."""
+    return type(value) is tuple and len(value) == 2 and value[0] == _ARGUMENT
+
+
 @dataclass(slots=True)
 class StoreArg:
     """A store argument as the task received it: `kind` is the add_* method that added it."""

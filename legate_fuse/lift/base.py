@@ -7,7 +7,7 @@ from functools import cache
 from typing import Any
 
 from legate_fuse import _core
-from legate_fuse.capture.task_record import TaskRecord
+from legate_fuse.capture.task_record import TaskRecord, is_argument_ref
 
 # Privileges as the analysis encodes them (ir::Privilege, src/cpp/ir/window.h).
 READ, WRITE, READ_WRITE, REDUCE = (int(p.value) for p in (
@@ -58,10 +58,10 @@ def constraints_align(record: TaskRecord, partitioned: list[int]) -> bool:
             argument += 1
             # An output given an input's partition (putmask's in-place write) is aligned
             # with that input.
-            if len(args) == 2 and _is_argument(args[1]):
+            if len(args) == 2 and is_argument_ref(args[1]):
                 join(args[1][1], argument)
         elif name == "add_constraint":  # recorded as (kind, arguments): lazy_task.py
-            if args[0] != "align" or not all(_is_argument(arg) for arg in args[1:]):
+            if args[0] != "align" or not all(is_argument_ref(arg) for arg in args[1:]):
                 return False
             indices = [arg[1] for arg in args[1:]]
             for other in indices[1:]:
@@ -76,11 +76,6 @@ def constraints_align(record: TaskRecord, partitioned: list[int]) -> bool:
     return not partitioned or (len(group[partitioned[0]]) >= len(set(partitioned)) and all(
         group[v] is group[partitioned[0]] for v in partitioned
     ))
-
-
-def _is_argument(value: Any) -> bool:
-    """Whether a recorded call's argument is a partition variable of the task's own."""
-    return type(value) is tuple and len(value) == 2 and value[0] == "argument"
 
 
 def _argument_of(record: TaskRecord, store_id: int) -> int | None:

@@ -701,6 +701,25 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the float32 vector exp scales by 2^(k/32) as the C library does (its check finds any "
         "difference, and the tests require it to pass on glibc with FMA)"),
     Mutation(
+        "vector-expm1-fused-like-the-library", "src/cpp/codegen/vector_expm1.cc",
+        "fma(-rat, half_r, 3.0)", "3.0 - rat * half_r",
+        ("tests/unit/test_vector_math.py::"
+         "test_the_vector_forms_round_as_this_machines_c_library[expm1]",),
+        "the vector expm1 fuses the multiply-adds the C library's FMA build fuses (its check "
+        "finds any difference, and the tests require it to pass on glibc with FMA)"),
+    Mutation(
+        "vector-tanh-formula-from-one", "src/cpp/codegen/vector_expm1.cc",
+        "LF_EXPM1_MASK(magnitude >= 1.0)", "LF_EXPM1_MASK(magnitude >= 0.5)",
+        ("tests/unit/test_vector_math.py::"
+         "test_the_vector_forms_round_as_this_machines_c_library[tanh]",),
+        "the vector tanh takes the C library's formula for |x| >= 1 for exactly those inputs"),
+    Mutation(
+        "vector-forms-of-expm1-and-tanh", "src/cpp/codegen/c_vector_math.cc",
+        '    return form_named("expm1" + suffix);', "    return nullptr;",
+        ("tests/unit/test_vector_math.py::"
+         "test_tanh_and_expm1_kernels_use_their_vector_forms_where_their_checks_pass",),
+        "float64 expm1 runs in its vector form where its check passed"),
+    Mutation(
         "logf-table-pairs", "legate_fuse/backend/libm_tables.py",
         "0.5 < v < 2.0 and abs(c + math.log(v)) < 1e-7 for v, c in",
         "0.5 < v < 2.0 for v, c in",
@@ -709,7 +728,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "logf's table is taken only where each logc is the logarithm of its 1/invc"),
     Mutation(
         "vector-forms-of-the-functions-a-kernel-calls", "legate_fuse/backend/vector_math.py",
-        '    return tuple(f for f in FUNCTIONS if f"&& LF_VECTOR_{f.upper()}" in source)\n',
+        '    return tuple(f for f in FUNCTIONS if f"LF_VECTOR_{f.upper()}" in guards)\n',
         "    return ()\n",
         ("tests/unit/test_vector_math.py::test_a_kernel_without_vector_calls_runs_no_check",),
         "a kernel's prelude enables the vector forms of the functions it calls"),

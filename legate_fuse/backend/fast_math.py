@@ -18,6 +18,8 @@ from __future__ import annotations
 import ctypes
 from functools import cache
 
+from legate_fuse.backend import vector_math
+
 MODES = ("exact", "fast")
 FLAGS = ("-fopenmp-simd",)
 LIBRARIES = ("-lmvec",)
@@ -51,7 +53,7 @@ def vector_functions() -> tuple[str, ...]:
 def prelude() -> str:
     """What a kernel's source is compiled with in front of it in fast mode: the exact vector
     forms off, and libmvec's functions declared as having vector variants."""
-    lines = [f"#define LF_VECTOR_{f.upper()} 0" for f in ("exp", "log", "expf", "logf")]
+    lines = [f"#define LF_VECTOR_{f.upper()} 0" for f in vector_math.FUNCTIONS]
     for name in vector_functions():
         double = name in FUNCTIONS
         arity = FUNCTIONS[name if double else name[:-1]]

@@ -1,9 +1,10 @@
-"""Whether generated kernels may use the vector forms of exp and log, float64 and float32
-(codegen/c_vector_math.h).
+"""Whether generated kernels may use the vector forms of exp and log, float64 and float32, and
+of float64 expm1 and tanh (codegen/c_vector_math.h).
 
 Each vector form repeats the C library's algorithm operation for operation, so it rounds
 exactly as the C library only where the library is the one it was written from (glibc's on a
-CPU with FMA); all but exp's also take their tables from the library's file (libm_tables.py).
+CPU with FMA); log, expf and logf also take their tables from the library's file
+(libm_tables.py).
 This is checked, not assumed: for each function, a program that compares the two on millions
 of inputs is compiled with the kernels' compiler and flags and run once per machine, compiler
 and C library, when a kernel first calls that function; its verdict is cached beside the
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import subprocess
 from collections.abc import Callable
 from functools import cache
@@ -37,9 +39,9 @@ logger = logging.getLogger("legate_fuse")
 
 PROGRAM_FLAGS = tuple(f for f in FLAGS if f not in ("-fPIC", "-shared"))
 PASSED = "identical"
-# Those with a vector form, as _core.vector_math_check_program names them; all but exp read a
-# table of the C library's (libm_tables.py).
-FUNCTIONS = ("exp", "log", "expf", "logf")
+# Those with a vector form, as _core.vector_math_check_program names them; log, expf and logf
+# read a table of the C library's (libm_tables.py).
+FUNCTIONS = ("exp", "log", "expf", "logf", "expm1", "tanh")
 
 
 @cache
@@ -140,7 +142,8 @@ def vector_form_available(function: str, cache_dir: Path, compiler: str,
 def used_functions(source: str) -> tuple[str, ...]:
     """The functions whose vector forms a kernel's source calls: the renderer guards each loop
     of vector calls by their macros (`#if 1 && LF_VECTOR_LOG`, codegen/staged_body.cc)."""
-    return tuple(f for f in FUNCTIONS if f"&& LF_VECTOR_{f.upper()}" in source)
+    guards = set(re.findall(r"&& (LF_VECTOR_\w+)", source))
+    return tuple(f for f in FUNCTIONS if f"LF_VECTOR_{f.upper()}" in guards)
 
 
 def kernel_prelude(source: str, cache_dir: Path, compiler: str,

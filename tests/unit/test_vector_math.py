@@ -3,6 +3,8 @@ them."""
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import re
 from pathlib import Path
 
@@ -13,7 +15,7 @@ from legate_fuse import _core
 from legate_fuse.backend import libm_tables, vector_math
 from legate_fuse.backend.compiler import KernelCache
 from legate_fuse.backend.cpu_kernels import KernelCompiler
-from legate_fuse.plan.kernel_spec import ARG, KernelSpec
+from legate_fuse.plan.kernel_spec import ARG, REGISTER, KernelSpec
 
 from .c_kernels import IN, OUT, run
 from .repository_scripts import load_script
@@ -194,3 +196,49 @@ def test_kernels_agree_with_and_without_the_vector_forms(
     assert f"#define LF_VECTOR_EXP {int(available)}" in prelude
     assert f"#define LF_VECTOR_LOG {int(available)}" in prelude
     assert ("lf_log_data" in prelude) == available
+
+
+@pytest.mark.parametrize(("function", "original", "mutated"), [
+    # A multiply-add the library's build fuses, rounded on its own.
+    ("expm1", "fma(-rat, half_r, 3.0)", "3.0 - rat * half_r"),
+    # The formula of k from 2 to 19 taken for k = -2 as well.
+    ("expm1", "LF_EXPM1_MASK(k <= -2 || k > 56)", "LF_EXPM1_MASK(k <= -3 || k > 56)"),
+    # tanh's formula from |x| = 1 on, taken from 1/2.
+    ("tanh", "LF_EXPM1_MASK(magnitude >= 1.0)", "LF_EXPM1_MASK(magnitude >= 0.5)"),
+])
+def test_the_check_finds_an_expm1_or_tanh_that_rounds_differently(
+    tmp_path: Path, function: str, original: str, mutated: str
+) -> None:
+    source = _core.vector_math_check_program(function)
+    assert source.count(original) == 1
+    verdict = verdict_of(source.replace(original, mutated), tmp_path)
+    assert verdict.startswith("different") and "C library" in verdict
+
+
+def test_tanh_and_expm1_kernels_use_their_vector_forms_where_their_checks_pass(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kernel calling float64 tanh and expm1 runs their vector forms in a staged loop; its
+    prelude enables each by its own verdict (tanh's form computes expm1's helpers too)."""
+    monkeypatch.setattr(vector_math, "vector_form_available", lambda function, *_: True)
+    spec = KernelSpec(args=((IN, "float64", False), (OUT, "float64", False)), scalar_types=(),
+                      nodes=(("UNARY_OP.TANH", "float64", ((ARG, 0),)),
+                             ("UNARY_OP.EXPM1", "float64", ((ARG, 0),)),
+                             ("BINARY_OP.ADD", "float64", ((REGISTER, 0), (REGISTER, 1)))),
+                      stores=((1, 2),), reductions=())
+    source = spec.render_c()
+    assert "lf_tanh_common(" in source and "lf_expm1_common(" in source
+    prelude = vector_math.kernel_prelude(source, tmp_path, "cc")
+    assert prelude == "#define LF_VECTOR_EXPM1 1\n#define LF_VECTOR_TANH 1\n"
+    compiler = KernelCompiler(tmp_path / "kernels")
+    x = numpy.random.default_rng(3).uniform(-30.0, 30.0, 1000)
+    x[::97] = numpy.nan
+    out = numpy.zeros(1000)
+    run(compiler, spec, [x, out], (1000,))
+    # The C library's functions (NumPy's tanh is its own vector code, not the library's).
+    libm = ctypes.CDLL(ctypes.util.find_library("m"))
+    for name in ("tanh", "expm1"):
+        getattr(libm, name).restype = ctypes.c_double
+        getattr(libm, name).argtypes = (ctypes.c_double,)
+    want = numpy.array([libm.tanh(v) + libm.expm1(v) for v in x])
+    assert out.tobytes() == want.tobytes()

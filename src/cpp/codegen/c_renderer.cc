@@ -30,6 +30,12 @@ const char* const kPrelude = R"(#ifndef LF_VECTOR_EXP
 #ifndef LF_VECTOR_LOGF
 #define LF_VECTOR_LOGF 0
 #endif
+#ifndef LF_VECTOR_EXPM1
+#define LF_VECTOR_EXPM1 0
+#endif
+#ifndef LF_VECTOR_TANH
+#define LF_VECTOR_TANH 0
+#endif
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>

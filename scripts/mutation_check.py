@@ -714,10 +714,16 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_the_vector_forms_round_as_this_machines_c_library[tanh]",),
         "the vector tanh takes the C library's formula for |x| >= 1 for exactly those inputs"),
     Mutation(
+        "vector-log1p-rounding-correction", "src/cpp/codegen/vector_log1p.cc",
+        "LF_LOG1P_SELECT(huge, 0.0, rounding / u)", "0.0",
+        ("tests/unit/test_vector_math.py::"
+         "test_the_vector_forms_round_as_this_machines_c_library[log1p]",),
+        "the vector log1p corrects for the rounding of 1 + x as the C library does"),
+    Mutation(
         "vector-forms-of-expm1-and-tanh", "src/cpp/codegen/c_vector_math.cc",
         '    return form_named("expm1" + suffix);', "    return nullptr;",
         ("tests/unit/test_vector_math.py::"
-         "test_tanh_and_expm1_kernels_use_their_vector_forms_where_their_checks_pass",),
+         "test_tanh_expm1_and_log1p_kernels_use_their_vector_forms_where_their_checks_pass",),
         "float64 expm1 runs in its vector form where its check passed"),
     Mutation(
         "logf-table-pairs", "legate_fuse/backend/libm_tables.py",

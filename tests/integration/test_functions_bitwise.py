@@ -104,12 +104,13 @@ def test_vector_forms_equal_the_unfused_tasks_on_every_kind_of_value(
     assert fused.tobytes() == unfused.tobytes()
 
 
-def values_for_expm1_and_tanh(size: int) -> numpy.ndarray:
-    """Values on every path of glibc's float64 expm1 and tanh: each argument reduction (|x|
-    below ln2 / 2, to 3 ln2 / 2, beyond), each of expm1's formulas (k up to 19, from 20, far
-    below zero), tanh's two formulas and its bounds (2^-55, 1, 22), random bit patterns
-    (NaNs, infinities, subnormals), shuffled so that most tiles hold a value off the vector
-    forms' common path and some hold none."""
+def values_for_fdlibm_forms(size: int) -> numpy.ndarray:
+    """Values on every path of glibc's float64 expm1, tanh and log1p: each argument reduction
+    of expm1 (|x| below ln2 / 2, to 3 ln2 / 2, beyond) and each of its formulas (k up to 19,
+    from 20, far below zero), tanh's two formulas and its bounds (2^-55, 1, 22), log1p's
+    (x itself, 1 + x below and above sqrt(2), 1 + x a power of two times nearly 1, from 2^53
+    on, near -1), random bit patterns (NaNs, infinities, subnormals), shuffled so that most
+    tiles hold a value off the vector forms' common path and some hold none."""
     rng = numpy.random.default_rng(11)
     edges = [0.0, -0.0, 1.0, -1.0, 0.25, -0.25, 22.0, -22.0, 38.8, -38.8, 709.78, -709.78,
              numpy.inf, -numpy.inf, numpy.nan, 2.0 ** -54, -(2.0 ** -55), 5e-324,
@@ -121,6 +122,10 @@ def values_for_expm1_and_tanh(size: int) -> numpy.ndarray:
         rng.uniform(-45.0, 45.0, size // 8), rng.uniform(-2.2, 2.2, size // 8),
         rng.uniform(-0.4, 0.4, size // 8), rng.uniform(-1e-9, 1e-9, size // 16),
         rng.uniform(-700.0, 700.0, size // 16), numpy.array(edges),
+        rng.uniform(-1.0, 5.0, size // 16), -1.0 + rng.uniform(0.0, 1e-9, size // 64),
+        numpy.ldexp(1.0 + rng.uniform(-1e-7, 1e-7, size // 32), rng.integers(-30, 60, size // 32))
+        - 1.0,
+        numpy.exp(rng.uniform(30.0, 700.0, size // 64)),
     ]
     values = numpy.concatenate(parts)
     ordered = rng.uniform(-3.0, 3.0, size - values.size)  # tiles of common values
@@ -128,13 +133,14 @@ def values_for_expm1_and_tanh(size: int) -> numpy.ndarray:
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
-@pytest.mark.parametrize("name", ["expm1", "tanh"])
-def test_expm1_and_tanh_equal_the_unfused_tasks_on_every_kind_of_value(
+@pytest.mark.parametrize("name", ["expm1", "tanh", "log1p"])
+def test_fdlibm_forms_equal_the_unfused_tasks_on_every_kind_of_value(
     session: Session, name: str
 ) -> None:
-    """float64 expm1 and tanh, whose kernels use their vector forms where this machine's
-    check passed (codegen/vector_expm1.h): bit for bit cuPyNumeric's on every path."""
-    host = values_for_expm1_and_tanh(40_000)
+    """float64 expm1, tanh and log1p, whose kernels use their vector forms where this
+    machine's check passed (codegen/vector_expm1.h, vector_log1p.h): bit for bit
+    cuPyNumeric's on every path."""
+    host = values_for_fdlibm_forms(40_000)
     fn = getattr(cn, name)
 
     def computed() -> numpy.ndarray:

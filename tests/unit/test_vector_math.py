@@ -205,8 +205,12 @@ def test_kernels_agree_with_and_without_the_vector_forms(
     ("expm1", "LF_EXPM1_MASK(k <= -2 || k > 56)", "LF_EXPM1_MASK(k <= -3 || k > 56)"),
     # tanh's formula from |x| = 1 on, taken from 1/2.
     ("tanh", "LF_EXPM1_MASK(magnitude >= 1.0)", "LF_EXPM1_MASK(magnitude >= 0.5)"),
+    # A product the library rounds on its own (it is used across a branch), fused.
+    ("log1p", "k_zero = f - (hfsq - sR)", "k_zero = f - fma(-s, hfsq + R, hfsq)"),
+    # The correction for the rounding of 1 + x left out.
+    ("log1p", "LF_LOG1P_SELECT(huge, 0.0, rounding / u)", "0.0"),
 ])
-def test_the_check_finds_an_expm1_or_tanh_that_rounds_differently(
+def test_the_check_finds_an_fdlibm_form_that_rounds_differently(
     tmp_path: Path, function: str, original: str, mutated: str
 ) -> None:
     source = _core.vector_math_check_program(function)
@@ -215,30 +219,33 @@ def test_the_check_finds_an_expm1_or_tanh_that_rounds_differently(
     assert verdict.startswith("different") and "C library" in verdict
 
 
-def test_tanh_and_expm1_kernels_use_their_vector_forms_where_their_checks_pass(
+def test_tanh_expm1_and_log1p_kernels_use_their_vector_forms_where_their_checks_pass(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A kernel calling float64 tanh and expm1 runs their vector forms in a staged loop; its
-    prelude enables each by its own verdict (tanh's form computes expm1's helpers too)."""
+    """A kernel calling float64 tanh, expm1 and log1p runs their vector forms in a staged loop;
+    its prelude enables each by its own verdict (tanh's form computes expm1's helpers too)."""
     monkeypatch.setattr(vector_math, "vector_form_available", lambda function, *_: True)
     spec = KernelSpec(args=((IN, "float64", False), (OUT, "float64", False)), scalar_types=(),
                       nodes=(("UNARY_OP.TANH", "float64", ((ARG, 0),)),
                              ("UNARY_OP.EXPM1", "float64", ((ARG, 0),)),
-                             ("BINARY_OP.ADD", "float64", ((REGISTER, 0), (REGISTER, 1)))),
-                      stores=((1, 2),), reductions=())
+                             ("BINARY_OP.ADD", "float64", ((REGISTER, 0), (REGISTER, 1))),
+                             ("UNARY_OP.LOG1P", "float64", ((ARG, 0),)),
+                             ("BINARY_OP.ADD", "float64", ((REGISTER, 2), (REGISTER, 3)))),
+                      stores=((1, 4),), reductions=())
     source = spec.render_c()
-    assert "lf_tanh_common(" in source and "lf_expm1_common(" in source
+    assert all(f"lf_{f}_common(" in source for f in ("tanh", "expm1", "log1p"))
     prelude = vector_math.kernel_prelude(source, tmp_path, "cc")
-    assert prelude == "#define LF_VECTOR_EXPM1 1\n#define LF_VECTOR_TANH 1\n"
+    assert prelude == ("#define LF_VECTOR_EXPM1 1\n#define LF_VECTOR_TANH 1\n"
+                       "#define LF_VECTOR_LOG1P 1\n")
     compiler = KernelCompiler(tmp_path / "kernels")
-    x = numpy.random.default_rng(3).uniform(-30.0, 30.0, 1000)
+    x = numpy.random.default_rng(3).uniform(-1.5, 30.0, 1000)
     x[::97] = numpy.nan
     out = numpy.zeros(1000)
     run(compiler, spec, [x, out], (1000,))
     # The C library's functions (NumPy's tanh is its own vector code, not the library's).
     libm = ctypes.CDLL(ctypes.util.find_library("m"))
-    for name in ("tanh", "expm1"):
+    for name in ("tanh", "expm1", "log1p"):
         getattr(libm, name).restype = ctypes.c_double
         getattr(libm, name).argtypes = (ctypes.c_double,)
-    want = numpy.array([libm.tanh(v) + libm.expm1(v) for v in x])
+    want = numpy.array([libm.tanh(v) + libm.expm1(v) + libm.log1p(v) for v in x])
     assert out.tobytes() == want.tobytes()

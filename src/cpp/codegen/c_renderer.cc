@@ -36,6 +36,9 @@ const char* const kPrelude = R"(#ifndef LF_VECTOR_EXP
 #ifndef LF_VECTOR_TANH
 #define LF_VECTOR_TANH 0
 #endif
+#ifndef LF_VECTOR_LOG1P
+#define LF_VECTOR_LOG1P 0
+#endif
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -720,6 +720,13 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_the_vector_forms_round_as_this_machines_c_library[log1p]",),
         "the vector log1p corrects for the rounding of 1 + x as the C library does"),
     Mutation(
+        "vector-expm1f-unfused-like-the-library", "src/cpp/codegen/vector_fdlibm_float32.cc",
+        "const float t = 3.0f - rat * half_r;", "const float t = fmaf(-rat, half_r, 3.0f);",
+        ("tests/unit/test_vector_math.py::"
+         "test_the_vector_forms_round_as_this_machines_c_library[expm1f]",),
+        "the float32 vector expm1 rounds each product on its own, as the C library's plain SSE "
+        "build does"),
+    Mutation(
         "vector-forms-of-expm1-and-tanh", "src/cpp/codegen/c_vector_math.cc",
         '    return form_named("expm1" + suffix);', "    return nullptr;",
         ("tests/unit/test_vector_math.py::"

@@ -133,20 +133,22 @@ def values_for_fdlibm_forms(size: int) -> numpy.ndarray:
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("name", ["expm1", "tanh", "log1p"])
 def test_fdlibm_forms_equal_the_unfused_tasks_on_every_kind_of_value(
-    session: Session, name: str
+    session: Session, name: str, dtype: str
 ) -> None:
-    """float64 expm1, tanh and log1p, whose kernels use their vector forms where this
-    machine's check passed (codegen/vector_expm1.h, vector_log1p.h): bit for bit
-    cuPyNumeric's on every path."""
-    host = values_for_fdlibm_forms(40_000)
+    """expm1, tanh and log1p, whose kernels use their vector forms where this machine's
+    check passed (codegen/vector_expm1.h, vector_log1p.h, vector_fdlibm_float32.h): bit for
+    bit cuPyNumeric's on every path."""
+    host = values_for_fdlibm_forms(40_000).astype(dtype)
     fn = getattr(cn, name)
 
     def computed() -> numpy.ndarray:
         x = cn.array(host)
         legate_fuse.flush()
-        return numpy.asarray(fn(x) * 1.0 + 0.0).copy()
+        one = numpy.ones((), dtype=dtype)
+        return numpy.asarray(fn(x) * one + 0 * one).copy()
 
     launches = legate_fuse.stats()["fused_launches"]
     fused = computed()
@@ -156,4 +158,5 @@ def test_fdlibm_forms_equal_the_unfused_tasks_on_every_kind_of_value(
         unfused = computed()
     finally:
         legate_fuse.enable()
+    assert fused.dtype == numpy.dtype(dtype)
     assert fused.tobytes() == unfused.tobytes()

@@ -39,6 +39,15 @@ const char* const kPrelude = R"(#ifndef LF_VECTOR_EXP
 #ifndef LF_VECTOR_LOG1P
 #define LF_VECTOR_LOG1P 0
 #endif
+#ifndef LF_VECTOR_EXPM1F
+#define LF_VECTOR_EXPM1F 0
+#endif
+#ifndef LF_VECTOR_TANHF
+#define LF_VECTOR_TANHF 0
+#endif
+#ifndef LF_VECTOR_LOG1PF
+#define LF_VECTOR_LOG1PF 0
+#endif
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>

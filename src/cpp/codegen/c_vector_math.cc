@@ -6,6 +6,7 @@
 #include "codegen/element_body.h"
 #include "codegen/vector_exp.h"
 #include "codegen/vector_expm1.h"
+#include "codegen/vector_fdlibm_float32.h"
 #include "codegen/vector_float32.h"
 #include "codegen/vector_log.h"
 #include "codegen/vector_log1p.h"
@@ -13,12 +14,17 @@
 namespace legate_fuse::codegen {
 namespace {
 
-const std::array<VectorForm, 7> kForms{{
+const std::array<VectorForm, 10> kForms{{
     {"exp", "LF_VECTOR_EXP", "lf_exp_common", "lf_exp_special", vector_exp_check_main},
     {"log", "LF_VECTOR_LOG", "lf_log_common", "lf_log_special", vector_log_check_main},
     {"expm1", "LF_VECTOR_EXPM1", "lf_expm1_common", "lf_expm1_special", vector_expm1_check_main},
     {"tanh", "LF_VECTOR_TANH", "lf_tanh_common", "lf_tanh_special", vector_tanh_check_main},
     {"log1p", "LF_VECTOR_LOG1P", "lf_log1p_common", "lf_log1p_special", vector_log1p_check_main},
+    {"expm1f", "LF_VECTOR_EXPM1F", "lf_expm1f_common", "lf_expm1f_special",
+     vector_expm1f_check_main},
+    {"tanhf", "LF_VECTOR_TANHF", "lf_tanhf_common", "lf_tanhf_special", vector_tanhf_check_main},
+    {"log1pf", "LF_VECTOR_LOG1PF", "lf_log1pf_common", "lf_log1pf_special",
+     vector_log1pf_check_main},
     {"expf", "LF_VECTOR_EXPF", "lf_expf_common", "lf_expf_special", vector_expf_check_main},
     {"logf", "LF_VECTOR_LOGF", "lf_logf_common", "lf_logf_special", vector_logf_check_main},
 }};
@@ -51,14 +57,18 @@ std::string vector_math_helpers()
   // tanh's form calls expm1's: the latter is compiled for either.
   return std::string(
              "#if LF_VECTOR_EXP || LF_VECTOR_LOG || LF_VECTOR_EXPF || LF_VECTOR_LOGF || "
-             "LF_VECTOR_EXPM1 || LF_VECTOR_TANH || LF_VECTOR_LOG1P\n") +
+             "LF_VECTOR_EXPM1 || LF_VECTOR_TANH || LF_VECTOR_LOG1P || LF_VECTOR_EXPM1F || "
+             "LF_VECTOR_TANHF || LF_VECTOR_LOG1PF\n") +
          bit_helpers("lf_bits", "lf_double", "double", "uint64_t") +
          bit_helpers("lf_fbits", "lf_float", "float", "uint32_t") + "#endif\n#if LF_VECTOR_EXP\n" +
          vector_exp_helpers() + "#endif\n#if LF_VECTOR_LOG\n" + vector_log_helpers() +
          "#endif\n#if LF_VECTOR_EXPF\n" + vector_expf_helpers() + "#endif\n#if LF_VECTOR_LOGF\n" +
          vector_logf_helpers() + "#endif\n#if LF_VECTOR_EXPM1 || LF_VECTOR_TANH\n" +
          vector_expm1_helpers() + "#endif\n#if LF_VECTOR_TANH\n" + vector_tanh_helpers() +
-         "#endif\n#if LF_VECTOR_LOG1P\n" + vector_log1p_helpers() + "#endif\n";
+         "#endif\n#if LF_VECTOR_LOG1P\n" + vector_log1p_helpers() +
+         "#endif\n#if LF_VECTOR_EXPM1F || LF_VECTOR_TANHF\n" + vector_expm1f_helpers() +
+         "#endif\n#if LF_VECTOR_TANHF\n" + vector_tanhf_helpers() +
+         "#endif\n#if LF_VECTOR_LOG1PF\n" + vector_log1pf_helpers() + "#endif\n";
 }
 
 std::string vector_math_check_program(const std::string& function)
@@ -88,7 +98,7 @@ const VectorForm* vector_form_of(const KernelSpec& spec, std::size_t n)
     return form_named("log" + suffix);
   }
   if (node.op == "UNARY_OP.EXPM1") {
-    return form_named("expm1" + suffix);  // float64 only: no expm1f form (nullptr)
+    return form_named("expm1" + suffix);
   }
   if (node.op == "UNARY_OP.TANH") {
     return form_named("tanh" + suffix);

@@ -8,7 +8,8 @@ namespace {
 // log1p(x) as glibc's FMA build of fdlibm's log1p computes it: 1 + x = 2^k (1 + f) with
 // sqrt(2)/2 < 1 + f < sqrt(2) (k = 0 and f = x for -0.2929 < x < 0.41422; otherwise from
 // u = 1 + x, with a correction c for its rounding, or from x itself from 2^53 on), then
-// log(1 + f) = f - (f^2/2 - s (f^2/2 + R(s^2))), s = f / (2 + f), plus k ln2 in two parts;
+// log(1 + f) = f - (f^2/2 - s (f^2/2 + R(s^2))), s = f / (2 + f), plus k ln2 in two parts and
+// c where k is not 0 (k = 0 also where 1 + x rounds just below sqrt(2));
 // for |f| < 2^-20 (where the normalised u's top mantissa bits are 0) a shorter formula. The
 // library's compiler fuses a multiply with the add or subtract that uses it only within one
 // basic block: `s (f^2/2 + R)` is computed before the branch on k and rounded on its own, the
@@ -69,8 +70,14 @@ static inline double lf_log1p_common(double x)
   const double k_zero = f - (hfsq - sR);
   const double k_other = fma(k, ln2_hi, -((hfsq - (sR + k_lo_c)) - f));
   const uint64_t small = LF_LOG1P_MASK(tiny_f != 0) & ~direct;
-  return LF_LOG1P_SELECT(small, LF_LOG1P_SELECT(LF_LOG1P_MASK(f == 0.0), at_zero, near_zero),
-                         LF_LOG1P_SELECT(direct, k_zero, k_other));
+  /* k = 0 (f = x, or 1 + x just below sqrt(2)): the formulas without k ln2 and c. */
+  const uint64_t k_is_zero = LF_LOG1P_MASK(k == 0.0);
+  const double at_zero_or_k = LF_LOG1P_SELECT(k_is_zero, 0.0, at_zero);
+  const double near_zero_or_k =
+    LF_LOG1P_SELECT(k_is_zero, f - hfsq * fma(-f, 0x1.5555555555555p-1, 1.0), near_zero);
+  return LF_LOG1P_SELECT(
+    small, LF_LOG1P_SELECT(LF_LOG1P_MASK(f == 0.0), at_zero_or_k, near_zero_or_k),
+    LF_LOG1P_SELECT(k_is_zero, k_zero, k_other));
 }
 )";
 

@@ -210,7 +210,8 @@ def test_kernels_agree_with_and_without_the_vector_forms(
     # The correction for the rounding of 1 + x left out.
     ("log1p", "LF_LOG1P_SELECT(huge, 0.0, rounding / u)", "0.0"),
     # float32: a product rounded on its own, fused as the library's plain SSE build does not.
-    ("expm1f", "const float t = 3.0f - rat * half_r;", "const float t = fmaf(-rat, half_r, 3.0f);"),
+    ("expm1f", "const float t = 3.0f - rat * half_r;",
+     "const float t = fmaf(-rat, half_r, 3.0f);"),
     ("log1pf", "LF_F32_SELECT(huge, 0.0f, rounding / u)", "0.0f"),
     ("tanhf", "LF_F32_MASK(magnitude >= 1.0f)", "LF_F32_MASK(magnitude >= 0.5f)"),
 ])

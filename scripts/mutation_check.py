@@ -727,10 +727,24 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the float32 vector expm1 rounds each product on its own, as the C library's plain SSE "
         "build does"),
     Mutation(
+        "vector-sin-fused-like-the-library", "src/cpp/codegen/vector_sincos.cc",
+        "const double cor = fma(s, cs, fma(-c, sn, fma(s, ccs, ssn)));",
+        "const double cor = ((ssn + s * ccs) - sn * c) + cs * s;",
+        ("tests/unit/test_vector_math.py::"
+         "test_the_vector_forms_round_as_this_machines_c_library[sin]",),
+        "the vector sin fuses the multiply-adds the C library's FMA build fuses"),
+    Mutation(
+        "sincos-table-entries-checked", "legate_fuse/backend/libm_tables.py",
+        "        if all(abs(values[4 * i] - math.sin(i / 128)) <= 2**-52\n",
+        "        if all(abs(values[4 * i] - math.sin(i / 128)) <= 2**-52 or True\n",
+        ("tests/unit/test_vector_math.py::"
+         "test_the_sincos_table_is_found_in_a_library_and_nowhere_else",),
+        "sin's and cos's table is taken only where every entry is sin and cos of i/128"),
+    Mutation(
         "vector-forms-of-expm1-and-tanh", "src/cpp/codegen/c_vector_math.cc",
         '    return form_named("expm1" + suffix);', "    return nullptr;",
         ("tests/unit/test_vector_math.py::"
-         "test_tanh_expm1_and_log1p_kernels_use_their_vector_forms_where_their_checks_pass",),
+         "test_kernels_use_the_vector_forms_of_the_functions_they_call",),
         "float64 expm1 runs in its vector form where its check passed"),
     Mutation(
         "logf-table-pairs", "legate_fuse/backend/libm_tables.py",

@@ -1,5 +1,5 @@
-"""The C library's own tables and constants for its log, expf and logf, read from the library
-this process runs.
+"""The C library's own tables and constants for its log, expf, logf, sin and cos, read from the
+library this process runs.
 
 glibc's log (from the Arm Optimized Routines, like its exp) writes x as 2^k z and looks 1/c and
 log(c) up in a table of 128 subintervals of z. Unlike exp's table (2^(i/128), which
@@ -14,7 +14,11 @@ read-only struct, found by what can be known of it beforehand:
 - expf: 32 words of 2^(i/32) (its bits minus i << 47, computed here), then the constants the
   algorithm reads (41 words in all);
 - logf: 16 pairs (invc, logc), ln 2, then poly[3]; found by ln 2 after 16 pairs in which each
-  logc is the logarithm of 1/invc.
+  logc is the logarithm of 1/invc;
+- sin and cos (IBM's Accurate Mathematical Library): 110 entries (sin, its tail, cos, its tail)
+  of i/128, each value and tail split from a more precise one; found by the first entries
+  (0, 0, 1, 0) followed by sin(1/128), every head within 2^-52 of math's sin and cos of i/128
+  and every tail below 2^-52 of its head.
 
 Whatever is found here is only used after the check program (vector_math.py) has found the
 vector form built from it to round exactly as the library's function on millions of inputs: a
@@ -87,7 +91,29 @@ def find_logf_data(library: bytes) -> tuple[int, ...] | None:
     return None
 
 
-FINDERS = {"log": find_log_data, "expf": find_expf_data, "logf": find_logf_data}
+SINCOS_ENTRIES = 110
+SINCOS_DATA_WORDS = 4 * SINCOS_ENTRIES
+
+
+def find_sincos_data(library: bytes) -> tuple[int, ...] | None:
+    """sin's and cos's table's 64-bit words in `library`'s bytes, or None if it has none."""
+    marker = struct.pack("<5d", 0.0, 0.0, 1.0, 0.0, math.sin(1 / 128))
+    for match in re.finditer(re.escape(marker), library):
+        start = match.start()
+        if start % 8 != 0 or start + 8 * SINCOS_DATA_WORDS > len(library):
+            continue
+        values = struct.unpack_from(f"<{SINCOS_DATA_WORDS}d", library, start)
+        if all(abs(values[4 * i] - math.sin(i / 128)) <= 2**-52
+               and abs(values[4 * i + 2] - math.cos(i / 128)) <= 2**-52
+               and abs(values[4 * i + 1]) <= 2**-52 * abs(values[4 * i])
+               and abs(values[4 * i + 3]) <= 2**-52 * values[4 * i + 2]
+               for i in range(SINCOS_ENTRIES)):
+            return struct.unpack_from(f"<{SINCOS_DATA_WORDS}Q", library, start)
+    return None
+
+
+FINDERS = {"log": find_log_data, "expf": find_expf_data, "logf": find_logf_data,
+           "sin": find_sincos_data, "cos": find_sincos_data}
 
 
 @cache

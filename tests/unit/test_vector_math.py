@@ -214,43 +214,80 @@ def test_kernels_agree_with_and_without_the_vector_forms(
      "const float t = fmaf(-rat, half_r, 3.0f);"),
     ("log1pf", "LF_F32_SELECT(huge, 0.0f, rounding / u)", "0.0f"),
     ("tanhf", "LF_F32_MASK(magnitude >= 1.0f)", "LF_F32_MASK(magnitude >= 0.5f)"),
+    # sin and cos: the table path's multiply-adds rounded apart; the Taylor bound moved.
+    ("sin", "const double cor = fma(s, cs, fma(-c, sn, fma(s, ccs, ssn)));",
+     "const double cor = ((ssn + s * ccs) - sn * c) + cs * s;"),
+    ("cos", "LF_SC_MASK(fabs(a) < 0.126)", "LF_SC_MASK(fabs(a) < 0.125)"),
 ])
 def test_the_check_finds_an_fdlibm_form_that_rounds_differently(
     tmp_path: Path, function: str, original: str, mutated: str
 ) -> None:
-    source = _core.vector_math_check_program(function)
+    if function in libm_tables.FINDERS and vector_math.table(function) is None:
+        pytest.skip(f"no {function} table in this C library")
+    source = vector_math.preamble(function) + _core.vector_math_check_program(function)
     assert source.count(original) == 1
     verdict = verdict_of(source.replace(original, mutated), tmp_path)
     assert verdict.startswith("different") and "C library" in verdict
 
 
-def test_tanh_expm1_and_log1p_kernels_use_their_vector_forms_where_their_checks_pass(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(("functions", "low", "high"), [
+    (("tanh", "expm1", "log1p"), -1.5, 30.0),
+    (("sin", "cos"), -1e4, 1e4),
+])
+def test_kernels_use_the_vector_forms_of_the_functions_they_call(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, functions: tuple[str, ...], low: float,
+    high: float
 ) -> None:
-    """A kernel calling float64 tanh, expm1 and log1p runs their vector forms in a staged loop;
-    its prelude enables each by its own verdict (tanh's form computes expm1's helpers too)."""
+    """A kernel summing float64 functions of one value runs their vector forms in a staged
+    loop; its prelude enables each by its own verdict (tanh's form computes expm1's helpers too)
+    and defines the tables it reads; the sums are the C library's, bit for bit."""
+    if any(f in libm_tables.FINDERS and vector_math.table(f) is None for f in functions):
+        pytest.skip("a table is missing from this C library")
     monkeypatch.setattr(vector_math, "vector_form_available", lambda function, *_: True)
+    nodes = [(f"UNARY_OP.{functions[0].upper()}", "float64", ((ARG, 0),))]
+    for f in functions[1:]:
+        nodes.append((f"UNARY_OP.{f.upper()}", "float64", ((ARG, 0),)))
+        nodes.append(("BINARY_OP.ADD", "float64", ((REGISTER, len(nodes) - 2),
+                                                   (REGISTER, len(nodes) - 1))))
     spec = KernelSpec(args=((IN, "float64", False), (OUT, "float64", False)), scalar_types=(),
-                      nodes=(("UNARY_OP.TANH", "float64", ((ARG, 0),)),
-                             ("UNARY_OP.EXPM1", "float64", ((ARG, 0),)),
-                             ("BINARY_OP.ADD", "float64", ((REGISTER, 0), (REGISTER, 1))),
-                             ("UNARY_OP.LOG1P", "float64", ((ARG, 0),)),
-                             ("BINARY_OP.ADD", "float64", ((REGISTER, 2), (REGISTER, 3)))),
-                      stores=((1, 4),), reductions=())
+                      nodes=tuple(nodes), stores=((1, len(nodes) - 1),), reductions=())
     source = spec.render_c()
-    assert all(f"lf_{f}_common(" in source for f in ("tanh", "expm1", "log1p"))
+    assert all(f"lf_{f}_common(" in source for f in functions)
     prelude = vector_math.kernel_prelude(source, tmp_path, "cc")
-    assert prelude == ("#define LF_VECTOR_EXPM1 1\n#define LF_VECTOR_TANH 1\n"
-                       "#define LF_VECTOR_LOG1P 1\n")
+    assert all(f"#define LF_VECTOR_{f.upper()} 1\n" in prelude for f in functions)
     compiler = KernelCompiler(tmp_path / "kernels")
-    x = numpy.random.default_rng(3).uniform(-1.5, 30.0, 1000)
+    x = numpy.random.default_rng(3).uniform(low, high, 1000)
     x[::97] = numpy.nan
     out = numpy.zeros(1000)
     run(compiler, spec, [x, out], (1000,))
     # The C library's functions (NumPy's tanh is its own vector code, not the library's).
     libm = ctypes.CDLL(ctypes.util.find_library("m"))
-    for name in ("tanh", "expm1", "log1p"):
+    for name in functions:
         getattr(libm, name).restype = ctypes.c_double
         getattr(libm, name).argtypes = (ctypes.c_double,)
-    want = numpy.array([libm.tanh(v) + libm.expm1(v) + libm.log1p(v) for v in x])
-    assert out.tobytes() == want.tobytes()
+    want = []
+    for v in x:
+        total = getattr(libm, functions[0])(v)
+        for name in functions[1:]:
+            total = total + getattr(libm, name)(v)
+        want.append(total)
+    assert out.tobytes() == numpy.array(want).tobytes()
+
+
+def test_the_sincos_table_is_found_in_a_library_and_nowhere_else() -> None:
+    if not glibc_with_fma():
+        pytest.skip("not glibc's libm")
+    library = vector_math.c_math_libraries()[0]
+    words = libm_tables.data("sin", library)
+    assert words is not None and len(words) == libm_tables.SINCOS_DATA_WORDS
+    assert libm_tables.data("cos", library) == words
+    table = numpy.array(words, dtype=numpy.uint64).view(numpy.float64).reshape(-1, 4)
+    points = numpy.arange(libm_tables.SINCOS_ENTRIES) / 128
+    assert numpy.allclose(table[:, 0], numpy.sin(points), rtol=0, atol=1e-16)
+    assert numpy.allclose(table[:, 2], numpy.cos(points), rtol=0, atol=1e-16)
+    # Bytes without the table: nothing; an entry whose cosine is off by 2^-40: nothing.
+    assert libm_tables.find_sincos_data(bytes(8192)) is None
+    lookalike = table.copy()
+    lookalike[57, 2] += 2.0 ** -40
+    assert libm_tables.find_sincos_data(lookalike.tobytes()) is None
+    assert libm_tables.find_sincos_data(table.tobytes()) == words

@@ -48,6 +48,12 @@ const char* const kPrelude = R"(#ifndef LF_VECTOR_EXP
 #ifndef LF_VECTOR_LOG1PF
 #define LF_VECTOR_LOG1PF 0
 #endif
+#ifndef LF_VECTOR_SIN
+#define LF_VECTOR_SIN 0
+#endif
+#ifndef LF_VECTOR_COS
+#define LF_VECTOR_COS 0
+#endif
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <stdexcept>
+#include <utility>
 
 #include "codegen/element_body.h"
 #include "codegen/vector_exp.h"
@@ -10,11 +11,12 @@
 #include "codegen/vector_float32.h"
 #include "codegen/vector_log.h"
 #include "codegen/vector_log1p.h"
+#include "codegen/vector_sincos.h"
 
 namespace legate_fuse::codegen {
 namespace {
 
-const std::array<VectorForm, 10> kForms{{
+const std::array<VectorForm, 12> kForms{{
     {"exp", "LF_VECTOR_EXP", "lf_exp_common", "lf_exp_special", vector_exp_check_main},
     {"log", "LF_VECTOR_LOG", "lf_log_common", "lf_log_special", vector_log_check_main},
     {"expm1", "LF_VECTOR_EXPM1", "lf_expm1_common", "lf_expm1_special", vector_expm1_check_main},
@@ -25,6 +27,8 @@ const std::array<VectorForm, 10> kForms{{
     {"tanhf", "LF_VECTOR_TANHF", "lf_tanhf_common", "lf_tanhf_special", vector_tanhf_check_main},
     {"log1pf", "LF_VECTOR_LOG1PF", "lf_log1pf_common", "lf_log1pf_special",
      vector_log1pf_check_main},
+    {"sin", "LF_VECTOR_SIN", "lf_sin_common", "lf_sin_special", vector_sin_check_main},
+    {"cos", "LF_VECTOR_COS", "lf_cos_common", "lf_cos_special", vector_cos_check_main},
     {"expf", "LF_VECTOR_EXPF", "lf_expf_common", "lf_expf_special", vector_expf_check_main},
     {"logf", "LF_VECTOR_LOGF", "lf_logf_common", "lf_logf_special", vector_logf_check_main},
 }};
@@ -54,21 +58,34 @@ const VectorForm* form_named(const std::string& name)
 
 std::string vector_math_helpers()
 {
-  // tanh's form calls expm1's: the latter is compiled for either.
-  return std::string(
-             "#if LF_VECTOR_EXP || LF_VECTOR_LOG || LF_VECTOR_EXPF || LF_VECTOR_LOGF || "
-             "LF_VECTOR_EXPM1 || LF_VECTOR_TANH || LF_VECTOR_LOG1P || LF_VECTOR_EXPM1F || "
-             "LF_VECTOR_TANHF || LF_VECTOR_LOG1PF\n") +
-         bit_helpers("lf_bits", "lf_double", "double", "uint64_t") +
-         bit_helpers("lf_fbits", "lf_float", "float", "uint32_t") + "#endif\n#if LF_VECTOR_EXP\n" +
-         vector_exp_helpers() + "#endif\n#if LF_VECTOR_LOG\n" + vector_log_helpers() +
-         "#endif\n#if LF_VECTOR_EXPF\n" + vector_expf_helpers() + "#endif\n#if LF_VECTOR_LOGF\n" +
-         vector_logf_helpers() + "#endif\n#if LF_VECTOR_EXPM1 || LF_VECTOR_TANH\n" +
-         vector_expm1_helpers() + "#endif\n#if LF_VECTOR_TANH\n" + vector_tanh_helpers() +
-         "#endif\n#if LF_VECTOR_LOG1P\n" + vector_log1p_helpers() +
-         "#endif\n#if LF_VECTOR_EXPM1F || LF_VECTOR_TANHF\n" + vector_expm1f_helpers() +
-         "#endif\n#if LF_VECTOR_TANHF\n" + vector_tanhf_helpers() +
-         "#endif\n#if LF_VECTOR_LOG1PF\n" + vector_log1pf_helpers() + "#endif\n";
+  // Each piece of C under the condition in which it is compiled: the bit helpers for any form,
+  // shared cores (expm1's, which tanh's form calls; sin's and cos's) for any form using them.
+  std::string any_form = "0";
+  for (const auto& form : kForms) {
+    any_form += std::string(" || ") + form.macro;
+  }
+  const std::array<std::pair<std::string, std::string>, 14> pieces{{
+      {any_form, bit_helpers("lf_bits", "lf_double", "double", "uint64_t") +
+                     bit_helpers("lf_fbits", "lf_float", "float", "uint32_t")},
+      {"LF_VECTOR_EXP", vector_exp_helpers()},
+      {"LF_VECTOR_LOG", vector_log_helpers()},
+      {"LF_VECTOR_EXPF", vector_expf_helpers()},
+      {"LF_VECTOR_LOGF", vector_logf_helpers()},
+      {"LF_VECTOR_EXPM1 || LF_VECTOR_TANH", vector_expm1_helpers()},
+      {"LF_VECTOR_TANH", vector_tanh_helpers()},
+      {"LF_VECTOR_LOG1P", vector_log1p_helpers()},
+      {"LF_VECTOR_EXPM1F || LF_VECTOR_TANHF", vector_expm1f_helpers()},
+      {"LF_VECTOR_TANHF", vector_tanhf_helpers()},
+      {"LF_VECTOR_LOG1PF", vector_log1pf_helpers()},
+      {"LF_VECTOR_SIN || LF_VECTOR_COS", vector_sincos_core()},
+      {"LF_VECTOR_SIN", vector_sin_helpers()},
+      {"LF_VECTOR_COS", vector_cos_helpers()},
+  }};
+  std::string out;
+  for (const auto& [condition, code] : pieces) {
+    out += "#if " + condition + "\n" + code + "#endif\n";
+  }
+  return out;
 }
 
 std::string vector_math_check_program(const std::string& function)
@@ -105,6 +122,12 @@ const VectorForm* vector_form_of(const KernelSpec& spec, std::size_t n)
   }
   if (node.op == "UNARY_OP.LOG1P") {
     return form_named("log1p" + suffix);
+  }
+  if (node.op == "UNARY_OP.SIN") {
+    return form_named("sin" + suffix);  // float64 only: no sinf form (nullptr)
+  }
+  if (node.op == "UNARY_OP.COS") {
+    return form_named("cos" + suffix);
   }
   return nullptr;
 }

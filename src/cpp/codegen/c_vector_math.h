@@ -14,7 +14,8 @@ namespace legate_fuse::codegen {
 // fused. Its float64 expm1 and log1p (fdlibm's, also built with FMA there) and tanh (fdlibm's,
 // built without, calling that expm1) are a reduction, a rational form or polynomial and a
 // choice of formulas; its float32 expm1f, tanhf and log1pf are fdlibm's float versions, built
-// without FMA. The C
+// without FMA; its float64 sin and cos (IBM's, built with FMA) a reduction by pi/2 and a table
+// of sin and cos of i/128. The C
 // below is each algorithm, operation for operation as that build's code performs them, written so
 // that compilers vectorise it; inputs off its common path go to the C library's function itself.
 // exp's table is 2^(i/128) and is part of this source; the others' tables and constants are read
@@ -25,7 +26,7 @@ namespace legate_fuse::codegen {
 // (legate_fuse/backend/vector_math.py); kernels use it only when the check passed, through the
 // preprocessor macro of the function (LF_VECTOR_EXP, LF_VECTOR_LOG, LF_VECTOR_EXPF,
 // LF_VECTOR_LOGF, LF_VECTOR_EXPM1, LF_VECTOR_TANH, LF_VECTOR_LOG1P, LF_VECTOR_EXPM1F,
-// LF_VECTOR_TANHF, LF_VECTOR_LOG1PF).
+// LF_VECTOR_TANHF, LF_VECTOR_LOG1PF, LF_VECTOR_SIN, LF_VECTOR_COS).
 
 // A function with a vector form, as kernels call it.
 struct VectorForm {
@@ -43,13 +44,14 @@ struct VectorForm {
 [[nodiscard]] std::string vector_math_helpers();
 
 // A C program that exits with 0 when the vector form of `function` ("exp", "log", "expf",
-// "logf", "expm1", "tanh", "log1p", "expm1f", "tanhf", "log1pf") equals the
+// "logf", "expm1", "tanh", "log1p", "expm1f", "tanhf", "log1pf", "sin", "cos") equals the
 // C library's on every input it tries (wide random ranges, random bit patterns, values near
 // the algorithm's boundaries, special values) and prints the first differences otherwise.
 // All but exp's need their table defined in front of them, as kernels do.
 [[nodiscard]] std::string vector_math_check_program(const std::string& function);
 
-// The vector form of node n (float64 or float32 exp, log, expm1, tanh or log1p), or nullptr.
+// The vector form of node n (float64 or float32 exp, log, expm1, tanh or log1p; float64 sin or
+// cos), or nullptr.
 [[nodiscard]] const VectorForm* vector_form_of(const KernelSpec& spec, std::size_t n);
 
 }  // namespace legate_fuse::codegen

@@ -734,6 +734,13 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_the_vector_forms_round_as_this_machines_c_library[sin]",),
         "the vector sin fuses the multiply-adds the C library's FMA build fuses"),
     Mutation(
+        "vector-sinf-cosine-negated-by-quadrant", "src/cpp/codegen/vector_sincos.cc",
+        "LF_SCF_MASK((n & 2) != 0), -cosine_value", "LF_SCF_MASK(0), -cosine_value",
+        ("tests/unit/test_vector_math.py::"
+         "test_the_vector_forms_round_as_this_machines_c_library[sinf]",),
+        "the float32 vector sin negates the cosine polynomial in quadrants 2 and 3, as the C "
+        "library's second table does"),
+    Mutation(
         "sincos-table-entries-checked", "legate_fuse/backend/libm_tables.py",
         "        if all(abs(values[4 * i] - math.sin(i / 128)) <= 2**-52\n",
         "        if all(abs(values[4 * i] - math.sin(i / 128)) <= 2**-52 or True\n",

@@ -1,5 +1,5 @@
-"""Whether generated kernels may use the vector forms of exp, log, expm1, tanh and log1p, float64
-and float32, and of float64 sin and cos (codegen/c_vector_math.h).
+"""Whether generated kernels may use the vector forms of exp, log, expm1, tanh, log1p, sin and cos,
+float64 and float32 (codegen/c_vector_math.h).
 
 Each vector form repeats the C library's algorithm operation for operation, so it rounds
 exactly as the C library only where the library is the one it was written from (glibc's on a
@@ -42,7 +42,7 @@ PASSED = "identical"
 # Those with a vector form, as _core.vector_math_check_program names them; log, expf, logf, sin
 # and cos read a table of the C library's (libm_tables.py).
 FUNCTIONS = ("exp", "log", "expf", "logf", "expm1", "tanh", "log1p", "expm1f", "tanhf",
-             "log1pf", "sin", "cos")
+             "log1pf", "sin", "cos", "sinf", "cosf")
 
 
 @cache

@@ -163,14 +163,15 @@ def test_fdlibm_forms_equal_the_unfused_tasks_on_every_kind_of_value(
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
 @pytest.mark.parametrize("name", ["sin", "cos"])
 def test_sin_and_cos_equal_the_unfused_tasks_on_every_kind_of_value(
-    session: Session, name: str
+    session: Session, name: str, dtype: str
 ) -> None:
-    """float64 sin and cos, whose kernels use their vector forms where this machine's check
-    passed (codegen/vector_sincos.h): bit for bit cuPyNumeric's below 0.126, to 0.855, to
-    2.426, over many quadrants, past the bound of the reduction (the library's function there)
-    and on random bit patterns."""
+    """sin and cos, whose kernels use their vector forms where this machine's check passed
+    (codegen/vector_sincos.h): bit for bit cuPyNumeric's below 0.126, to 0.855, to 2.426, over
+    many quadrants, past the bound of the reduction (the library's function there) and on
+    random bit patterns; in float32 below 2^-12, to pi/4, to 120 and beyond."""
     rng = numpy.random.default_rng(13)
     parts = [rng.uniform(-0.2, 0.2, 5000), rng.uniform(-3.0, 3.0, 10_000),
              rng.uniform(-1e4, 1e4, 10_000), rng.uniform(-2e8, 2e8, 5000),
@@ -178,14 +179,17 @@ def test_sin_and_cos_equal_the_unfused_tasks_on_every_kind_of_value(
              .view(numpy.float64),
              numpy.array([0.0, -0.0, numpy.inf, -numpy.inf, numpy.nan, 2.0 ** -30, 0.126,
                           0.855469, 2.426265, numpy.pi / 2, 105414350.0, 1e300])]
-    host = numpy.concatenate(parts)
+    if dtype == "float32":
+        parts += [rng.uniform(-130.0, 130.0, 10_000), numpy.array([2.0 ** -12, 119.9, 120.0])]
+    host = numpy.concatenate(parts).astype(dtype)
     host = host[rng.permutation(host.size)]
     fn = getattr(cn, name)
+    one = numpy.ones((), dtype=dtype)
 
     def computed() -> numpy.ndarray:
         x = cn.array(host)
         legate_fuse.flush()
-        return numpy.asarray(fn(x) * 1.0 + 0.0).copy()
+        return numpy.asarray(fn(x) * one + 0 * one).copy()
 
     launches = legate_fuse.stats()["fused_launches"]
     fused = computed()

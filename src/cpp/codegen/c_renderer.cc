@@ -18,43 +18,7 @@
 namespace legate_fuse::codegen {
 namespace {
 
-const char* const kPrelude = R"(#ifndef LF_VECTOR_EXP
-#define LF_VECTOR_EXP 0
-#endif
-#ifndef LF_VECTOR_LOG
-#define LF_VECTOR_LOG 0
-#endif
-#ifndef LF_VECTOR_EXPF
-#define LF_VECTOR_EXPF 0
-#endif
-#ifndef LF_VECTOR_LOGF
-#define LF_VECTOR_LOGF 0
-#endif
-#ifndef LF_VECTOR_EXPM1
-#define LF_VECTOR_EXPM1 0
-#endif
-#ifndef LF_VECTOR_TANH
-#define LF_VECTOR_TANH 0
-#endif
-#ifndef LF_VECTOR_LOG1P
-#define LF_VECTOR_LOG1P 0
-#endif
-#ifndef LF_VECTOR_EXPM1F
-#define LF_VECTOR_EXPM1F 0
-#endif
-#ifndef LF_VECTOR_TANHF
-#define LF_VECTOR_TANHF 0
-#endif
-#ifndef LF_VECTOR_LOG1PF
-#define LF_VECTOR_LOG1PF 0
-#endif
-#ifndef LF_VECTOR_SIN
-#define LF_VECTOR_SIN 0
-#endif
-#ifndef LF_VECTOR_COS
-#define LF_VECTOR_COS 0
-#endif
-#include <math.h>
+const char* const kPrelude = R"(#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -68,7 +32,7 @@ class Renderer {
   std::string render()
   {
     std::ostringstream out;
-    out << kPrelude << KERNEL_ABI_TEXT << "\n"
+    out << vector_math_defaults() << kPrelude << KERNEL_ABI_TEXT << "\n"
         << remainder_helpers("static inline") << vector_math_helpers() << "\n";
     if (uses_half(spec_)) {
       out << half_helpers("static inline") << "\n";

@@ -16,7 +16,7 @@
 namespace legate_fuse::codegen {
 namespace {
 
-const std::array<VectorForm, 12> kForms{{
+const std::array<VectorForm, 14> kForms{{
     {"exp", "LF_VECTOR_EXP", "lf_exp_common", "lf_exp_special", vector_exp_check_main},
     {"log", "LF_VECTOR_LOG", "lf_log_common", "lf_log_special", vector_log_check_main},
     {"expm1", "LF_VECTOR_EXPM1", "lf_expm1_common", "lf_expm1_special", vector_expm1_check_main},
@@ -29,6 +29,8 @@ const std::array<VectorForm, 12> kForms{{
      vector_log1pf_check_main},
     {"sin", "LF_VECTOR_SIN", "lf_sin_common", "lf_sin_special", vector_sin_check_main},
     {"cos", "LF_VECTOR_COS", "lf_cos_common", "lf_cos_special", vector_cos_check_main},
+    {"sinf", "LF_VECTOR_SINF", "lf_sinf_common", "lf_sinf_special", vector_sinf_check_main},
+    {"cosf", "LF_VECTOR_COSF", "lf_cosf_common", "lf_cosf_special", vector_cosf_check_main},
     {"expf", "LF_VECTOR_EXPF", "lf_expf_common", "lf_expf_special", vector_expf_check_main},
     {"logf", "LF_VECTOR_LOGF", "lf_logf_common", "lf_logf_special", vector_logf_check_main},
 }};
@@ -64,7 +66,7 @@ std::string vector_math_helpers()
   for (const auto& form : kForms) {
     any_form += std::string(" || ") + form.macro;
   }
-  const std::array<std::pair<std::string, std::string>, 14> pieces{{
+  const std::array<std::pair<std::string, std::string>, 17> pieces{{
       {any_form, bit_helpers("lf_bits", "lf_double", "double", "uint64_t") +
                      bit_helpers("lf_fbits", "lf_float", "float", "uint32_t")},
       {"LF_VECTOR_EXP", vector_exp_helpers()},
@@ -80,10 +82,22 @@ std::string vector_math_helpers()
       {"LF_VECTOR_SIN || LF_VECTOR_COS", vector_sincos_core()},
       {"LF_VECTOR_SIN", vector_sin_helpers()},
       {"LF_VECTOR_COS", vector_cos_helpers()},
+      {"LF_VECTOR_SINF || LF_VECTOR_COSF", vector_sincosf_core()},
+      {"LF_VECTOR_SINF", vector_sinf_helpers()},
+      {"LF_VECTOR_COSF", vector_cosf_helpers()},
   }};
   std::string out;
   for (const auto& [condition, code] : pieces) {
     out += "#if " + condition + "\n" + code + "#endif\n";
+  }
+  return out;
+}
+
+std::string vector_math_defaults()
+{
+  std::string out;
+  for (const auto& form : kForms) {
+    out += std::string("#ifndef ") + form.macro + "\n#define " + form.macro + " 0\n#endif\n";
   }
   return out;
 }
@@ -124,7 +138,7 @@ const VectorForm* vector_form_of(const KernelSpec& spec, std::size_t n)
     return form_named("log1p" + suffix);
   }
   if (node.op == "UNARY_OP.SIN") {
-    return form_named("sin" + suffix);  // float64 only: no sinf form (nullptr)
+    return form_named("sin" + suffix);
   }
   if (node.op == "UNARY_OP.COS") {
     return form_named("cos" + suffix);

@@ -15,7 +15,8 @@ namespace legate_fuse::codegen {
 // built without, calling that expm1) are a reduction, a rational form or polynomial and a
 // choice of formulas; its float32 expm1f, tanhf and log1pf are fdlibm's float versions, built
 // without FMA; its float64 sin and cos (IBM's, built with FMA) a reduction by pi/2 and a table
-// of sin and cos of i/128. The C
+// of sin and cos of i/128; its float32 sinf and cosf (Arm's, built with FMA) a reduction by
+// pi/2 and polynomials in double precision. The C
 // below is each algorithm, operation for operation as that build's code performs them, written so
 // that compilers vectorise it; inputs off its common path go to the C library's function itself.
 // exp's table is 2^(i/128) and is part of this source; the others' tables and constants are read
@@ -26,7 +27,8 @@ namespace legate_fuse::codegen {
 // (legate_fuse/backend/vector_math.py); kernels use it only when the check passed, through the
 // preprocessor macro of the function (LF_VECTOR_EXP, LF_VECTOR_LOG, LF_VECTOR_EXPF,
 // LF_VECTOR_LOGF, LF_VECTOR_EXPM1, LF_VECTOR_TANH, LF_VECTOR_LOG1P, LF_VECTOR_EXPM1F,
-// LF_VECTOR_TANHF, LF_VECTOR_LOG1PF, LF_VECTOR_SIN, LF_VECTOR_COS).
+// LF_VECTOR_TANHF, LF_VECTOR_LOG1PF, LF_VECTOR_SIN, LF_VECTOR_COS, LF_VECTOR_SINF,
+// LF_VECTOR_COSF).
 
 // A function with a vector form, as kernels call it.
 struct VectorForm {
@@ -42,16 +44,20 @@ struct VectorForm {
 
 // The helpers of every vector form, each compiled when its macro is 1.
 [[nodiscard]] std::string vector_math_helpers();
+// Every vector form's macro defined as 0 unless defined before (a kernel's prelude defines
+// those of the forms it calls): the first lines of every kernel.
+[[nodiscard]] std::string vector_math_defaults();
 
 // A C program that exits with 0 when the vector form of `function` ("exp", "log", "expf",
-// "logf", "expm1", "tanh", "log1p", "expm1f", "tanhf", "log1pf", "sin", "cos") equals the
+// "logf", "expm1", "tanh", "log1p", "expm1f", "tanhf", "log1pf", "sin", "cos", "sinf", "cosf")
+// equals the
 // C library's on every input it tries (wide random ranges, random bit patterns, values near
 // the algorithm's boundaries, special values) and prints the first differences otherwise.
 // All but exp's need their table defined in front of them, as kernels do.
 [[nodiscard]] std::string vector_math_check_program(const std::string& function);
 
-// The vector form of node n (float64 or float32 exp, log, expm1, tanh or log1p; float64 sin or
-// cos), or nullptr.
+// The vector form of node n (float64 or float32 exp, log, expm1, tanh, log1p, sin or cos), or
+// nullptr.
 [[nodiscard]] const VectorForm* vector_form_of(const KernelSpec& spec, std::size_t n);
 
 }  // namespace legate_fuse::codegen

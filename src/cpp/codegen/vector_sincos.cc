@@ -127,7 +127,77 @@ const char* const kInputs =
     "static const double spans[] = {0.25, 1.7, 4.9, 60.0, 2e4, 2.1e8, 1e-6, 0.0};\n"
     "      x[i] = spans[round] != 0.0 ? (u - 0.5) * spans[round] : lf_double(state);";
 
+// sinf and cosf: x = n pi/2 + r (n = x 2/pi, scaled by 2^24 and rounded through an integer, as
+// the library does without rounding instructions), then the sine polynomial of r times the
+// quadrant's sign, or the cosine polynomial, negated in quadrants 2 and 3 (the library's second
+// table: every coefficient negated, which negates the result exactly). The library's compiler
+// fused every multiply-add of the polynomials and of the reduction.
+const char* const kFloatCore = R"(
+#define LF_SCF_SELECT(mask, a, b) lf_double((lf_bits(a) & (mask)) | (lf_bits(b) & ~(mask)))
+#define LF_SCF_MASK(condition) (0 - (uint64_t)(condition))
+/* 1 when y is off the common path: |y| < 2^-12, |y| >= 120, NaN, inf. */
+static inline int lf_scf_special(float y)
+{
+  const uint32_t top = (lf_fbits(y) >> 20) & 0x7ffu;
+  return top < 0x398u || top > 0x42eu;
+}
+static inline float lf_scf_common(float y, uint32_t cosine)
+{
+  const double x = (double)y;
+  const uint64_t small = LF_SCF_MASK(((lf_fbits(y) >> 20) & 0x7ffu) < 0x3f4u);
+  const int32_t n_reduced = ((int32_t)(x * 0x1.45f306dc9c883p+23) + 0x800000) >> 24;
+  const double reduced = fma(-(double)n_reduced, 0x1.921fb54442d18p+0, x);
+  const double r = LF_SCF_SELECT(small, x, reduced);
+  const uint32_t n = (uint32_t)n_reduced & ~(uint32_t)small;
+  const double x2 = r * r;
+  /* the sine polynomial of r times the sign of quadrant n */
+  const double xs = LF_SCF_SELECT(LF_SCF_MASK(((n + 1) & 2) != 0), -r, r);
+  const double x3 = xs * x2;
+  const double s1 = fma(x2, -0x1.994eb3774cf24p-13, 0x1.1107605230bc4p-7);
+  const double x7 = x3 * x2;
+  const double sine = fma(s1, x7, fma(x3, -0x1.555545995a603p-3, xs));
+  /* the cosine polynomial */
+  const double x4 = x2 * x2;
+  const double c1 = fma(x2, -0x1.ffffffd0c621cp-2, 1.0);
+  const double c2 = fma(x2, 0x1.99343027bf8c3p-16, -0x1.6c087e89a359dp-10);
+  const double x6 = x4 * x2;
+  const double cosine_value = fma(c2, x6, fma(x4, 0x1.55553e1068f19p-5, c1));
+  const double cosine_signed = LF_SCF_SELECT(LF_SCF_MASK((n & 2) != 0), -cosine_value, cosine_value);
+  return (float)LF_SCF_SELECT(LF_SCF_MASK(((n + cosine) & 1) != 0), cosine_signed, sine);
+}
+)";
+
+const char* const kSinf = R"(
+static inline int lf_sinf_special(float x) { return lf_scf_special(x); }
+static inline float lf_sinf_common(float x) { return lf_scf_common(x, 0); }
+)";
+
+const char* const kCosf = R"(
+static inline int lf_cosf_special(float x) { return lf_scf_special(x); }
+static inline float lf_cosf_common(float x) { return lf_scf_common(x, 1); }
+)";
+
 }  // namespace
+
+std::string vector_sincosf_core() { return kFloatCore; }
+
+std::string vector_sinf_helpers() { return kSinf; }
+
+std::string vector_cosf_helpers() { return kCosf; }
+
+std::string vector_sinf_check_main()
+{
+  return float32_check_main("sinf",
+                            "0x1p-12f, -0x1p-12f, 0x1.921fb6p-1f, 0x1.921fb4p-1f, "
+                            "3.1415927f, 119.99999f, -119.99999f, 1.5707964f");
+}
+
+std::string vector_cosf_check_main()
+{
+  return float32_check_main("cosf",
+                            "0x1p-12f, -0x1p-12f, 0x1.921fb6p-1f, 0x1.921fb4p-1f, "
+                            "3.1415927f, 119.99999f, -119.99999f, 1.5707964f");
+}
 
 std::string vector_sincos_core() { return kCore; }
 

@@ -17,4 +17,16 @@ namespace legate_fuse::codegen {
 [[nodiscard]] std::string vector_sin_check_main();
 [[nodiscard]] std::string vector_cos_check_main();
 
+// The vector forms of float32 sin and cos: glibc's sinf and cosf (from the Arm Optimized
+// Routines, built with FMA), which compute in double precision: below pi/4 a polynomial of x,
+// up to 120 a reduction by pi/2 in one multiply-add and the sine or cosine polynomial by the
+// quadrant. Their coefficients are part of this source. The helpers lf_sinf_common,
+// lf_sinf_special, lf_cosf_common and lf_cosf_special, and the main functions of the programs
+// that check them on every 61st float.
+[[nodiscard]] std::string vector_sincosf_core();
+[[nodiscard]] std::string vector_sinf_helpers();
+[[nodiscard]] std::string vector_cosf_helpers();
+[[nodiscard]] std::string vector_sinf_check_main();
+[[nodiscard]] std::string vector_cosf_check_main();
+
 }  // namespace legate_fuse::codegen

@@ -3,7 +3,7 @@ a compiled function of the state, which it takes as arguments and donates (its b
 hold the next state), with the reads back to Python the applications make (a loss, a
 convergence test) kept as reads of a value the compiled step returns.
 
-A step that is already a function of its state (exp_chain, log_chain, complex_field,
+A step that is already a function of its state (the chains, complex_field,
 jacobi_dense) is compiled as the application wrote it; the others write into views of their
 arrays, which JAX's arrays do not allow, and are written again here with `.at[...].set`, the
 same arithmetic in the same order (the expressions themselves the applications' where they are
@@ -24,7 +24,8 @@ import numpy
 sys.path.insert(0, str(Path(__file__).resolve().parent / "apps"))
 
 # Applications whose step is a function of its state: compiled as they are.
-AS_WRITTEN = ("exp_chain", "log_chain", "complex_field", "jacobi_dense")
+AS_WRITTEN = ("exp_chain", "log_chain", "tanh_chain", "sincos_chain", "complex_field",
+              "jacobi_dense")
 # A step: state -> (next state, the value the application reads back, or None).
 Step = Callable[[Any], tuple[Any, Any]]
 

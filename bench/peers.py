@@ -122,10 +122,12 @@ def numexpr_stepped(app: str, n: int) -> tuple[Any, Callable[[Any], Any]]:
     return module.initial(numpy, n), chain_step
 
 
-# The chains' step, with the new width or scale of iteration k (bench/apps/exp_chain.py and
-# log_chain.py).
+# The chains' step, with the new width, scale, gain or frequency of iteration k
+# (bench/apps/*_chain.py).
 NUMEXPR_CHAINS = {"exp_chain": "total + exp(-(0.5 + 1e-6 * k) * s * s)",
-                  "log_chain": "total + log(s / (3.0 + 1e-6 * k))"}
+                  "log_chain": "total + log(s / (3.0 + 1e-6 * k))",
+                  "tanh_chain": "total + tanh((0.5 + 1e-6 * k) * s)",
+                  "sincos_chain": "total + sin((1.0 + 1e-6 * k) * s) * cos((1.0 + 1e-6 * k) * s)"}
 NUMEXPR_STEPPED = ("stream", *NUMEXPR_CHAINS)
 
 

@@ -57,6 +57,8 @@ SUITE: dict[str, tuple[int, int, int, int]] = {
     "stencil_inplace": (200, 3000, 200, 20),
     "exp_chain": (10_000, 10_000_000, 400, 10),
     "log_chain": (10_000, 10_000_000, 400, 10),
+    "tanh_chain": (10_000, 10_000_000, 400, 10),
+    "sincos_chain": (10_000, 10_000_000, 400, 10),
 }
 QUICK_SIZES = {"jacobi2d": 30, "cg": 30, "cfd": 20, "shallow_water": 30, "jacobi_dense": 100,
                "stencil_inplace": 30}

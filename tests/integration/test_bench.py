@@ -24,7 +24,8 @@ def test_quick_suite_runs_every_application(tmp_path: Path) -> None:
     apps = {row["app"] for row in rows}
     assert apps == {"black_scholes", "expression", "stream", "jacobi2d", "cg", "logreg", "cg1d",
                     "kmeans", "linreg", "cfd", "shallow_water", "complex_field",
-                    "jacobi_dense", "stencil_inplace", "exp_chain", "log_chain"}
+                    "jacobi_dense", "stencil_inplace", "exp_chain", "log_chain", "tanh_chain",
+                    "sincos_chain"}
     for row in rows:
         assert row["on_median"] > 0 and row["off_median"] > 0
         assert row["fusion"]["fused_launches"] >= 1, row["app"]

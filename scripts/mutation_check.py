@@ -761,6 +761,14 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_the_float32_tables_are_found_in_a_library_and_nowhere_else",),
         "logf's table is taken only where each logc is the logarithm of its 1/invc"),
     Mutation(
+        "vector-check-compile-failure-is-a-verdict", "legate_fuse/backend/vector_math.py",
+        '            output.write_text(f"could not compile: {error}")\n            return\n',
+        "            raise\n",
+        ("tests/unit/test_vector_math.py::"
+         "test_a_check_that_cannot_be_compiled_is_a_verdict_kept_in_the_cache",),
+        "a check program that cannot be compiled leaves a failing verdict in the cache, which "
+        "kernels built in the background find"),
+    Mutation(
         "vector-forms-of-the-functions-a-kernel-calls", "legate_fuse/backend/vector_math.py",
         '    return tuple(f for f in FUNCTIONS if f"LF_VECTOR_{f.upper()}" in guards)\n',
         "    return ()\n",

@@ -61,6 +61,24 @@ def test_a_check_that_cannot_be_compiled_means_no_vector_form(tmp_path: Path) ->
         vector_math._verdicts.clear()
 
 
+def test_a_check_that_cannot_be_compiled_is_a_verdict_kept_in_the_cache(tmp_path: Path) -> None:
+    """Kernels built in the background look verdicts up without running checks: a check that
+    does not compile is kept as a failing verdict, found by later lookups, so that those
+    kernels are built with the C library's function instead of waiting for it forever."""
+    vector_math._verdicts.clear()
+    try:
+        for function in ("exp", "log"):
+            assert vector_math.vector_form_available(function, tmp_path, "false") is False
+        vector_math._verdicts.clear()
+        assert vector_math.vector_form_available("exp", tmp_path, "false",
+                                                 may_check=False) is False
+        assert vector_math.kernel_prelude(STAGED.render_c(), tmp_path, "false",
+                                          may_check=False) == (
+            "#define LF_VECTOR_EXP 0\n#define LF_VECTOR_LOG 0\n")
+    finally:
+        vector_math._verdicts.clear()
+
+
 def test_a_kernel_without_vector_calls_runs_no_check(tmp_path: Path,
                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Only the functions a kernel calls in vector form are checked, when it is first built:

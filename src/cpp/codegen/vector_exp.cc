@@ -10,13 +10,13 @@ namespace {
 // (fma where it fuses a multiply and an add).
 const char* const kHelpers = R"(
 /* 1 when x is off the common path of the algorithm: |x| < 2^-54, |x| >= 512, NaN, inf. */
-static inline int lf_exp_special(double x)
+LF_INLINE int lf_exp_special(double x)
 {
   const uint32_t abstop = (uint32_t)(lf_bits(x) >> 52) & 0x7ff;
   return abstop - 0x3c9u > 0x3eu;
 }
 /* exp(x) on the common path, exactly as the C library computes it. */
-static inline double lf_exp_common(double x)
+LF_INLINE double lf_exp_common(double x)
 {
   const double shifted = fma(x, 0x1.71547652b82fep+7, 0x1.8p52);
   const uint64_t ki = lf_bits(shifted);

@@ -22,13 +22,13 @@ const char* const kExpm1Core = R"(
 #define LF_EXPM1_SELECT(mask, a, b) lf_double((lf_bits(a) & (mask)) | (lf_bits(b) & ~(mask)))
 #define LF_EXPM1_MASK(condition) (0 - (uint64_t)(condition))
 /* 1 when x is off the common path: |x| < 2^-54, x <= -56 ln2, |x| >= 709.78, NaN, inf. */
-static inline int lf_expm1_special(double x)
+LF_INLINE int lf_expm1_special(double x)
 {
   const uint64_t u = lf_bits(x);
   const uint32_t top = (uint32_t)(u >> 32) & 0x7fffffffu;
   return top < 0x3c900000u || top >= 0x40862e42u || ((u >> 63) != 0 && top >= 0x4043687au);
 }
-static inline double lf_expm1_common(double x)
+LF_INLINE double lf_expm1_common(double x)
 {
   const double ln2_hi = 0x1.62e42feep-1, ln2_lo = 0x1.a39ef35793c76p-33;
   const uint64_t u = lf_bits(x);
@@ -88,12 +88,12 @@ static inline double lf_expm1_common(double x)
 
 const char* const kTanh = R"(
 /* 1 when x is off the common path: |x| < 2^-55, |x| >= 22, NaN, inf. */
-static inline int lf_tanh_special(double x)
+LF_INLINE int lf_tanh_special(double x)
 {
   const uint32_t top = (uint32_t)(lf_bits(x) >> 32) & 0x7fffffffu;
   return top < 0x3c800000u || top >= 0x40360000u;
 }
-static inline double lf_tanh_common(double x)
+LF_INLINE double lf_tanh_common(double x)
 {
   const double magnitude = fabs(x);
   const uint64_t from_one = LF_EXPM1_MASK(magnitude >= 1.0);

@@ -20,13 +20,13 @@ const char* const kSelect = R"(
 )";
 
 const char* const kExpm1f = R"(
-static inline int lf_expm1f_special(float x)
+LF_INLINE int lf_expm1f_special(float x)
 {
   const uint32_t u = lf_fbits(x), magnitude = u & 0x7fffffffu;
   return magnitude < 0x33000000u || magnitude >= 0x42b17218u ||
          ((u >> 31) != 0 && magnitude >= 0x4195b844u);
 }
-static inline float lf_expm1f_common(float x)
+LF_INLINE float lf_expm1f_common(float x)
 {
   const float ln2_hi = 0x1.62e3p-1f, ln2_lo = 0x1.2fefa2p-17f;
   const uint32_t u = lf_fbits(x), magnitude = u & 0x7fffffffu;
@@ -71,12 +71,12 @@ static inline float lf_expm1f_common(float x)
 )";
 
 const char* const kTanhf = R"(
-static inline int lf_tanhf_special(float x)
+LF_INLINE int lf_tanhf_special(float x)
 {
   const uint32_t magnitude = lf_fbits(x) & 0x7fffffffu;
   return magnitude < 0x24000000u || magnitude >= 0x41b00000u;
 }
-static inline float lf_tanhf_common(float x)
+LF_INLINE float lf_tanhf_common(float x)
 {
   const float magnitude = fabsf(x);
   const uint32_t from_one = LF_F32_MASK(magnitude >= 1.0f);
@@ -89,13 +89,13 @@ static inline float lf_tanhf_common(float x)
 )";
 
 const char* const kLog1pf = R"(
-static inline int lf_log1pf_special(float x)
+LF_INLINE int lf_log1pf_special(float x)
 {
   const int32_t top = (int32_t)lf_fbits(x), magnitude = top & 0x7fffffff;
   return (top < 0x3ed413d7 && (magnitude >= 0x3f800000 || magnitude < 0x31000000)) ||
          top >= 0x7f800000;
 }
-static inline float lf_log1pf_common(float x)
+LF_INLINE float lf_log1pf_common(float x)
 {
   const float ln2_hi = 0x1.62e3p-1f, ln2_lo = 0x1.2fefa2p-17f;
   const int32_t top = (int32_t)lf_fbits(x);

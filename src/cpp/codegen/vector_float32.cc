@@ -12,12 +12,12 @@ namespace {
 const char* const kExpfHelpers = R"(
 #define LF_EXPF_D(i) lf_double(lf_expf_data[i])
 /* 1 when x is off the table path: |x| >= 0x1p+7 or so (overflow, underflow), inf, NaN. */
-static inline int lf_expf_special(float x)
+LF_INLINE int lf_expf_special(float x)
 {
   return ((lf_fbits(x) >> 20) & 0x7ffu) > 0x42au;
 }
 /* expf(x) on the table path, exactly as the C library computes it. */
-static inline float lf_expf_common(float x)
+LF_INLINE float lf_expf_common(float x)
 {
   const double xd = (double)x;
   const double shifted = fma(LF_EXPF_D(36), xd, LF_EXPF_D(40));
@@ -39,12 +39,12 @@ static inline float lf_expf_common(float x)
 const char* const kLogfHelpers = R"(
 #define LF_LOGF_D(i) lf_double(lf_logf_data[i])
 /* 1 when x is off the table path: zero, subnormal, negative, infinite or NaN. */
-static inline int lf_logf_special(float x)
+LF_INLINE int lf_logf_special(float x)
 {
   return lf_fbits(x) - 0x00800000u > 0x7effffffu;
 }
 /* logf(x) off the special inputs, exactly as the C library computes it. */
-static inline float lf_logf_common(float x)
+LF_INLINE float lf_logf_common(float x)
 {
   const uint32_t ix = lf_fbits(x);
   const uint32_t tmp = ix - 0x3f330000u;

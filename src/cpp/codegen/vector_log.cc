@@ -17,12 +17,12 @@ namespace {
 const char* const kHelpers = R"(
 #define LF_LOG_D(i) lf_double(lf_log_data[i])
 /* 1 when x is off the table path: zero, subnormal, negative, infinite or NaN. */
-static inline int lf_log_special(double x)
+LF_INLINE int lf_log_special(double x)
 {
   const uint64_t top = lf_bits(x) >> 48;
   return top - 0x0010u >= 0x7ff0u - 0x0010u;
 }
-static inline double lf_log_near_one(double x)
+LF_INLINE double lf_log_near_one(double x)
 {
   const double r = x - 1.0;
   const double r2 = r * r;
@@ -39,7 +39,7 @@ static inline double lf_log_near_one(double x)
   lo = fma(LF_LOG_D(7) * rlo, rhi + r, lo);
   return fma(r3, poly, lo) + hi;
 }
-static inline double lf_log_table(double x)
+LF_INLINE double lf_log_table(double x)
 {
   const uint64_t ix = lf_bits(x);
   const uint64_t tmp = ix - 0x3fe6000000000000ULL;
@@ -56,7 +56,7 @@ static inline double lf_log_table(double x)
   return fma(r * r2, q, fma(r2, LF_LOG_D(2), lo)) + hi;
 }
 /* log(x) off the special inputs, exactly as the C library computes it. */
-static inline double lf_log_common(double x)
+LF_INLINE double lf_log_common(double x)
 {
   const uint64_t near_one =
     0 - (uint64_t)(lf_bits(x) - 0x3fee000000000000ULL < 0x3ff1090000000000ULL - 0x3fee000000000000ULL);

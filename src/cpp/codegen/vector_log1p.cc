@@ -21,14 +21,14 @@ const char* const kHelpers = R"(
 #define LF_LOG1P_SELECT(mask, a, b) lf_double((lf_bits(a) & (mask)) | (lf_bits(b) & ~(mask)))
 #define LF_LOG1P_MASK(condition) (0 - (uint64_t)(condition))
 /* 1 when x is off the common path: x <= -1, |x| < 2^-29, NaN, +inf. */
-static inline int lf_log1p_special(double x)
+LF_INLINE int lf_log1p_special(double x)
 {
   const int32_t top = (int32_t)(lf_bits(x) >> 32);
   const int32_t magnitude = top & 0x7fffffff;
   return (top < 0x3fda827a && (magnitude >= 0x3ff00000 || magnitude < 0x3e200000)) ||
          top >= 0x7ff00000;
 }
-static inline double lf_log1p_common(double x)
+LF_INLINE double lf_log1p_common(double x)
 {
   const double ln2_hi = 0x1.62e42feep-1, ln2_lo = 0x1.a39ef35793c76p-33;
   const int32_t top = (int32_t)(lf_bits(x) >> 32);

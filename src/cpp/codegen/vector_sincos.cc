@@ -18,20 +18,20 @@ const char* const kCore = R"(
 #define LF_SC_SELECT(mask, a, b) lf_double((lf_bits(a) & (mask)) | (lf_bits(b) & ~(mask)))
 #define LF_SC_MASK(condition) (0 - (uint64_t)(condition))
 #define LF_SC_BIG 0x1.8p45
-static inline double lf_sc_copysign(double magnitude, double sign)
+LF_INLINE double lf_sc_copysign(double magnitude, double sign)
 {
   return lf_double((lf_bits(magnitude) & ~(1ULL << 63)) | (lf_bits(sign) & (1ULL << 63)));
 }
 /* The table entry of |a| (round(|a| * 128), at most 109): sin head, sin tail, cos head and
    tail, and |a| minus the entry's point. */
-static inline uint64_t lf_sc_entry(double magnitude, double* rest)
+LF_INLINE uint64_t lf_sc_entry(double magnitude, double* rest)
 {
   const double u = LF_SC_BIG + magnitude;
   *rest = magnitude - (u - LF_SC_BIG);
   const uint64_t index = lf_bits(u) & 0xffffffffULL;
   return 4 * (index < 109 ? index : 109);
 }
-static inline double lf_sc_do_sin(const uint64_t* table, double a, double da)
+LF_INLINE double lf_sc_do_sin(const uint64_t* table, double a, double da)
 {
   const double xx0 = a * a;
   const double p = fma(fma(fma(fma(-0x1.addffc2fcdf59p-26, xx0, 0x1.71de27b9a7ed9p-19), xx0,
@@ -50,7 +50,7 @@ static inline double lf_sc_do_sin(const uint64_t* table, double a, double da)
   const double cor = fma(s, cs, fma(-c, sn, fma(s, ccs, ssn)));
   return LF_SC_SELECT(LF_SC_MASK(fabs(a) < 0.126), taylor, lf_sc_copysign(sn + cor, a));
 }
-static inline double lf_sc_do_cos(const uint64_t* table, double a, double da)
+LF_INLINE double lf_sc_do_cos(const uint64_t* table, double a, double da)
 {
   const double dx = LF_SC_SELECT(LF_SC_MASK(a < 0.0), -da, da);
   double rest;
@@ -65,7 +65,7 @@ static inline double lf_sc_do_cos(const uint64_t* table, double a, double da)
   return cs + cor;
 }
 /* x = n pi/2 + a + da, n mod 4 returned */
-static inline uint64_t lf_sc_reduce(double x, double* a, double* da)
+LF_INLINE uint64_t lf_sc_reduce(double x, double* a, double* da)
 {
   const double t = fma(x, 0x1.45f306dc9c883p-1, 0x1.8p52);
   const double xn = t - 0x1.8p52;
@@ -77,7 +77,7 @@ static inline uint64_t lf_sc_reduce(double x, double* a, double* da)
   *da = db + fma(-xn, -0x1.d747f23e32ed7p-83, t2 - b);
   return lf_bits(t) & 3;
 }
-static inline double lf_sc_common(const uint64_t* table, double x, int cosine)
+LF_INLINE double lf_sc_common(const uint64_t* table, double x, int cosine)
 {
   const uint32_t top = (uint32_t)(lf_bits(x) >> 32) & 0x7fffffffu;
   double a, da;
@@ -103,22 +103,22 @@ static inline double lf_sc_common(const uint64_t* table, double x, int cosine)
 
 const char* const kSin = R"(
 /* 1 when x is off the common path: |x| < 2^-26, |x| >= 105414350, NaN, inf. */
-static inline int lf_sin_special(double x)
+LF_INLINE int lf_sin_special(double x)
 {
   const uint32_t top = (uint32_t)(lf_bits(x) >> 32) & 0x7fffffffu;
   return top < 0x3e500000u || top >= 0x419921fbu;
 }
-static inline double lf_sin_common(double x) { return lf_sc_common(lf_sin_data, x, 0); }
+LF_INLINE double lf_sin_common(double x) { return lf_sc_common(lf_sin_data, x, 0); }
 )";
 
 const char* const kCos = R"(
 /* 1 when x is off the common path: |x| < 2^-27, |x| >= 105414350, NaN, inf. */
-static inline int lf_cos_special(double x)
+LF_INLINE int lf_cos_special(double x)
 {
   const uint32_t top = (uint32_t)(lf_bits(x) >> 32) & 0x7fffffffu;
   return top < 0x3e400000u || top >= 0x419921fbu;
 }
-static inline double lf_cos_common(double x) { return lf_sc_common(lf_cos_data, x, 1); }
+LF_INLINE double lf_cos_common(double x) { return lf_sc_common(lf_cos_data, x, 1); }
 )";
 
 // Every path: below 0.126, to 0.855, to 2.426, a few and many quadrants, up to the bound of
@@ -136,12 +136,12 @@ const char* const kFloatCore = R"(
 #define LF_SCF_SELECT(mask, a, b) lf_double((lf_bits(a) & (mask)) | (lf_bits(b) & ~(mask)))
 #define LF_SCF_MASK(condition) (0 - (uint64_t)(condition))
 /* 1 when y is off the common path: |y| < 2^-12, |y| >= 120, NaN, inf. */
-static inline int lf_scf_special(float y)
+LF_INLINE int lf_scf_special(float y)
 {
   const uint32_t top = (lf_fbits(y) >> 20) & 0x7ffu;
   return top < 0x398u || top > 0x42eu;
 }
-static inline float lf_scf_common(float y, uint32_t cosine)
+LF_INLINE float lf_scf_common(float y, uint32_t cosine)
 {
   const double x = (double)y;
   const uint64_t small = LF_SCF_MASK(((lf_fbits(y) >> 20) & 0x7ffu) < 0x3f4u);
@@ -168,13 +168,13 @@ static inline float lf_scf_common(float y, uint32_t cosine)
 )";
 
 const char* const kSinf = R"(
-static inline int lf_sinf_special(float x) { return lf_scf_special(x); }
-static inline float lf_sinf_common(float x) { return lf_scf_common(x, 0); }
+LF_INLINE int lf_sinf_special(float x) { return lf_scf_special(x); }
+LF_INLINE float lf_sinf_common(float x) { return lf_scf_common(x, 0); }
 )";
 
 const char* const kCosf = R"(
-static inline int lf_cosf_special(float x) { return lf_scf_special(x); }
-static inline float lf_cosf_common(float x) { return lf_scf_common(x, 1); }
+LF_INLINE int lf_cosf_special(float x) { return lf_scf_special(x); }
+LF_INLINE float lf_cosf_common(float x) { return lf_scf_common(x, 1); }
 )";
 
 }  // namespace

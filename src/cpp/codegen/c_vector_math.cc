@@ -43,6 +43,14 @@ const std::string kInline =
     "#if defined(__GNUC__)\n#define LF_INLINE static inline __attribute__((always_inline))\n#else\n"
     "#define LF_INLINE static inline\n#endif\n";
 
+// A lane's choice between two values by a mask of all ones or zeros (LF_MASK of a condition):
+// the forms compute every path and keep one, as a branch would stop GCC from vectorising.
+const char* const kSelect = R"(#define LF_MASK(condition) (0 - (uint64_t)(condition))
+#define LF_SELECT(mask, a, b) lf_double((lf_bits(a) & (mask)) | (lf_bits(b) & ~(mask)))
+#define LF_MASK32(condition) (0u - (uint32_t)(condition))
+#define LF_SELECT32(mask, a, b) lf_float((lf_fbits(a) & (mask)) | (lf_fbits(b) & ~(mask)))
+)";
+
 // What every vector form uses: a value's bits and back (`bits` and `value` name the two
 // functions, for a floating-point type and the unsigned integer of its width).
 std::string bit_helpers(const std::string& bits, const std::string& value, const std::string& type,
@@ -76,7 +84,7 @@ std::string vector_math_helpers()
   }
   const std::array<std::pair<std::string, std::string>, 17> pieces{{
       {any_form, kInline + bit_helpers("lf_bits", "lf_double", "double", "uint64_t") +
-                     bit_helpers("lf_fbits", "lf_float", "float", "uint32_t")},
+                     bit_helpers("lf_fbits", "lf_float", "float", "uint32_t") + kSelect},
       {"LF_VECTOR_EXP", vector_exp_helpers()},
       {"LF_VECTOR_LOG", vector_log_helpers()},
       {"LF_VECTOR_EXPF", vector_expf_helpers()},

@@ -18,8 +18,6 @@ namespace {
 // tried, but is kept, as the library computes it). The common path is x > -1 from
 // |x| = 2^-29 on, finite; the rest goes to the library.
 const char* const kHelpers = R"(
-#define LF_LOG1P_SELECT(mask, a, b) lf_double((lf_bits(a) & (mask)) | (lf_bits(b) & ~(mask)))
-#define LF_LOG1P_MASK(condition) (0 - (uint64_t)(condition))
 /* 1 when x is off the common path: x <= -1, |x| < 2^-29, NaN, +inf. */
 LF_INLINE int lf_log1p_special(double x)
 {
@@ -33,14 +31,14 @@ LF_INLINE double lf_log1p_common(double x)
   const double ln2_hi = 0x1.62e42feep-1, ln2_lo = 0x1.a39ef35793c76p-33;
   const int32_t top = (int32_t)(lf_bits(x) >> 32);
   /* -0.2929 < x < 0.41422: f = x, k = 0. */
-  const uint64_t direct = LF_LOG1P_MASK(top < 0x3fda827a && (top > 0 || top <= (int32_t)0xbfd2bec3));
+  const uint64_t direct = LF_MASK(top < 0x3fda827a && (top > 0 || top <= (int32_t)0xbfd2bec3));
   /* From 2^53 on, u = x and no correction. */
-  const uint64_t huge = LF_LOG1P_MASK(top >= 0x43400000);
-  const double u = LF_LOG1P_SELECT(huge, x, 1.0 + x);
+  const uint64_t huge = LF_MASK(top >= 0x43400000);
+  const double u = LF_SELECT(huge, x, 1.0 + x);
   const int32_t u_top = (int32_t)(lf_bits(u) >> 32);
   const int32_t k_u = (u_top >> 20) - 1023;
-  const double rounding = LF_LOG1P_SELECT(LF_LOG1P_MASK(k_u > 0), 1.0 - (u - x), x - (u - 1.0));
-  const double c_u = LF_LOG1P_SELECT(huge, 0.0, rounding / u);
+  const double rounding = LF_SELECT(LF_MASK(k_u > 0), 1.0 - (u - x), x - (u - 1.0));
+  const double c_u = LF_SELECT(huge, 0.0, rounding / u);
   const int32_t mantissa = u_top & 0x000fffff;
   /* Above sqrt(2): u / 2, k + 1. */
   const int32_t halve = -(int32_t)(mantissa >= 0x6a09e);
@@ -48,8 +46,8 @@ LF_INLINE double lf_log1p_common(double x)
   const uint64_t new_top = (uint64_t)(uint32_t)(mantissa | (0x3ff00000 - (halve & 0x00100000)));
   const double normalised = lf_double((new_top << 32) | (lf_bits(u) & 0xffffffffULL));
   const int32_t tiny_f = ~halve & -(int32_t)(mantissa == 0);
-  const double f = LF_LOG1P_SELECT(direct, x, normalised - 1.0);
-  const double c = LF_LOG1P_SELECT(direct, 0.0, c_u);
+  const double f = LF_SELECT(direct, x, normalised - 1.0);
+  const double c = LF_SELECT(direct, 0.0, c_u);
   const double k = (double)(k_reduced & ~(int32_t)direct);
   const double hfsq = 0.5 * f * f;
   /* |f| < 2^-20 (k != 0 there) */
@@ -69,15 +67,15 @@ LF_INLINE double lf_log1p_common(double x)
   const double sR = s * (hfsq + R);
   const double k_zero = f - (hfsq - sR);
   const double k_other = fma(k, ln2_hi, -((hfsq - (sR + k_lo_c)) - f));
-  const uint64_t small = LF_LOG1P_MASK(tiny_f != 0) & ~direct;
+  const uint64_t small = LF_MASK(tiny_f != 0) & ~direct;
   /* k = 0 (f = x, or 1 + x just below sqrt(2)): the formulas without k ln2 and c. */
-  const uint64_t k_is_zero = LF_LOG1P_MASK(k == 0.0);
-  const double at_zero_or_k = LF_LOG1P_SELECT(k_is_zero, 0.0, at_zero);
+  const uint64_t k_is_zero = LF_MASK(k == 0.0);
+  const double at_zero_or_k = LF_SELECT(k_is_zero, 0.0, at_zero);
   const double near_zero_or_k =
-    LF_LOG1P_SELECT(k_is_zero, f - hfsq * fma(-f, 0x1.5555555555555p-1, 1.0), near_zero);
-  return LF_LOG1P_SELECT(
-    small, LF_LOG1P_SELECT(LF_LOG1P_MASK(f == 0.0), at_zero_or_k, near_zero_or_k),
-    LF_LOG1P_SELECT(k_is_zero, k_zero, k_other));
+    LF_SELECT(k_is_zero, f - hfsq * fma(-f, 0x1.5555555555555p-1, 1.0), near_zero);
+  return LF_SELECT(
+    small, LF_SELECT(LF_MASK(f == 0.0), at_zero_or_k, near_zero_or_k),
+    LF_SELECT(k_is_zero, k_zero, k_other));
 }
 )";
 

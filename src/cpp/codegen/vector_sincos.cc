@@ -15,8 +15,6 @@ namespace {
 // keeps one: every table load is made for every lane (a load on one path only would stop GCC
 // from vectorising the loop), its index clamped to the table.
 const char* const kCore = R"(
-#define LF_SC_SELECT(mask, a, b) lf_double((lf_bits(a) & (mask)) | (lf_bits(b) & ~(mask)))
-#define LF_SC_MASK(condition) (0 - (uint64_t)(condition))
 #define LF_SC_BIG 0x1.8p45
 LF_INLINE double lf_sc_copysign(double magnitude, double sign)
 {
@@ -38,7 +36,7 @@ LF_INLINE double lf_sc_do_sin(const uint64_t* table, double a, double da)
                                -0x1.a01a019db08b8p-13), xx0, 0x1.1111111110ecep-7), xx0,
                        -0x1.5555555555555p-3);
   const double taylor = a + fma(xx0, fma(p, a, -(0.5 * da)), da);
-  const double dx = LF_SC_SELECT(LF_SC_MASK(a <= 0.0), -da, da);
+  const double dx = LF_SELECT(LF_MASK(a <= 0.0), -da, da);
   double x;
   const uint64_t k = lf_sc_entry(fabs(a), &x);
   const double xx = x * x;
@@ -48,11 +46,11 @@ LF_INLINE double lf_sc_do_sin(const uint64_t* table, double a, double da)
   const double sn = lf_double(table[k]), ssn = lf_double(table[k + 1]);
   const double cs = lf_double(table[k + 2]), ccs = lf_double(table[k + 3]);
   const double cor = fma(s, cs, fma(-c, sn, fma(s, ccs, ssn)));
-  return LF_SC_SELECT(LF_SC_MASK(fabs(a) < 0.126), taylor, lf_sc_copysign(sn + cor, a));
+  return LF_SELECT(LF_MASK(fabs(a) < 0.126), taylor, lf_sc_copysign(sn + cor, a));
 }
 LF_INLINE double lf_sc_do_cos(const uint64_t* table, double a, double da)
 {
-  const double dx = LF_SC_SELECT(LF_SC_MASK(a < 0.0), -da, da);
+  const double dx = LF_SELECT(LF_MASK(a < 0.0), -da, da);
   double rest;
   const uint64_t k = lf_sc_entry(fabs(a), &rest);
   const double x = rest + dx;
@@ -82,22 +80,22 @@ LF_INLINE double lf_sc_common(const uint64_t* table, double x, int cosine)
   const uint32_t top = (uint32_t)(lf_bits(x) >> 32) & 0x7fffffffu;
   double a, da;
   const uint64_t n = lf_sc_reduce(x, &a, &da) + (uint64_t)cosine;
-  const uint64_t direct = LF_SC_MASK(top < 0x3feb6000u);
-  const uint64_t near = LF_SC_MASK(top < 0x400368fdu) & ~direct;
+  const uint64_t direct = LF_MASK(top < 0x3feb6000u);
+  const uint64_t near = LF_MASK(top < 0x400368fdu) & ~direct;
   /* pi/2 - |x| as a head and a tail: sin's given to do_cos as (head, tail), cos's summed. */
   const double head = 0x1.921fb54442d18p0 - fabs(x);
   const double summed = head + 0x1.1a62633145c07p-54;
   const double near_arg = cosine ? summed : head;
   const double near_tail =
     cosine ? (head - summed) + 0x1.1a62633145c07p-54 : 0x1.1a62633145c07p-54;
-  const double arg = LF_SC_SELECT(direct, x, LF_SC_SELECT(near, near_arg, a));
-  const double tail = LF_SC_SELECT(direct, 0.0, LF_SC_SELECT(near, near_tail, da));
+  const double arg = LF_SELECT(direct, x, LF_SELECT(near, near_arg, a));
+  const double tail = LF_SELECT(direct, 0.0, LF_SELECT(near, near_tail, da));
   const uint64_t same = cosine ? direct : 0, other = cosine ? 0 : near;
-  const uint64_t use_cos = same | other | (LF_SC_MASK(n & 1) & ~direct & ~near);
-  const double r = LF_SC_SELECT(use_cos, lf_sc_do_cos(table, arg, tail),
+  const uint64_t use_cos = same | other | (LF_MASK(n & 1) & ~direct & ~near);
+  const double r = LF_SELECT(use_cos, lf_sc_do_cos(table, arg, tail),
                                 lf_sc_do_sin(table, arg, tail));
-  const double signed_r = cosine ? r : LF_SC_SELECT(near, lf_sc_copysign(r, x), r);
-  return LF_SC_SELECT(LF_SC_MASK(n & 2) & ~direct & ~near, -signed_r, signed_r);
+  const double signed_r = cosine ? r : LF_SELECT(near, lf_sc_copysign(r, x), r);
+  return LF_SELECT(LF_MASK(n & 2) & ~direct & ~near, -signed_r, signed_r);
 }
 )";
 
@@ -133,8 +131,6 @@ const char* const kInputs =
 // table: every coefficient negated, which negates the result exactly). The library's compiler
 // fused every multiply-add of the polynomials and of the reduction.
 const char* const kFloatCore = R"(
-#define LF_SCF_SELECT(mask, a, b) lf_double((lf_bits(a) & (mask)) | (lf_bits(b) & ~(mask)))
-#define LF_SCF_MASK(condition) (0 - (uint64_t)(condition))
 /* 1 when y is off the common path: |y| < 2^-12, |y| >= 120, NaN, inf. */
 LF_INLINE int lf_scf_special(float y)
 {
@@ -144,14 +140,14 @@ LF_INLINE int lf_scf_special(float y)
 LF_INLINE float lf_scf_common(float y, uint32_t cosine)
 {
   const double x = (double)y;
-  const uint64_t small = LF_SCF_MASK(((lf_fbits(y) >> 20) & 0x7ffu) < 0x3f4u);
+  const uint64_t small = LF_MASK(((lf_fbits(y) >> 20) & 0x7ffu) < 0x3f4u);
   const int32_t n_reduced = ((int32_t)(x * 0x1.45f306dc9c883p+23) + 0x800000) >> 24;
   const double reduced = fma(-(double)n_reduced, 0x1.921fb54442d18p+0, x);
-  const double r = LF_SCF_SELECT(small, x, reduced);
+  const double r = LF_SELECT(small, x, reduced);
   const uint32_t n = (uint32_t)n_reduced & ~(uint32_t)small;
   const double x2 = r * r;
   /* the sine polynomial of r times the sign of quadrant n */
-  const double xs = LF_SCF_SELECT(LF_SCF_MASK(((n + 1) & 2) != 0), -r, r);
+  const double xs = LF_SELECT(LF_MASK(((n + 1) & 2) != 0), -r, r);
   const double x3 = xs * x2;
   const double s1 = fma(x2, -0x1.994eb3774cf24p-13, 0x1.1107605230bc4p-7);
   const double x7 = x3 * x2;
@@ -162,8 +158,8 @@ LF_INLINE float lf_scf_common(float y, uint32_t cosine)
   const double c2 = fma(x2, 0x1.99343027bf8c3p-16, -0x1.6c087e89a359dp-10);
   const double x6 = x4 * x2;
   const double cosine_value = fma(c2, x6, fma(x4, 0x1.55553e1068f19p-5, c1));
-  const double cosine_signed = LF_SCF_SELECT(LF_SCF_MASK((n & 2) != 0), -cosine_value, cosine_value);
-  return (float)LF_SCF_SELECT(LF_SCF_MASK(((n + cosine) & 1) != 0), cosine_signed, sine);
+  const double cosine_signed = LF_SELECT(LF_MASK((n & 2) != 0), -cosine_value, cosine_value);
+  return (float)LF_SELECT(LF_MASK(((n + cosine) & 1) != 0), cosine_signed, sine);
 }
 )";
 

@@ -49,6 +49,28 @@ def test_function_fused_equals_unfused(session: Session, name: str, dtype: str) 
     assert fused.tobytes() == unfused.tobytes()
 
 
+def assert_fused_function_equals_unfused(fn: Callable[[Any], Any], host: numpy.ndarray) -> None:
+    """`fn(x) * 1 + 0` of the values `host` fused (a group, so that its kernel runs) and
+    unfused: the same dtype and bits."""
+    one = numpy.ones((), dtype=host.dtype)
+
+    def computed() -> numpy.ndarray:
+        x = cn.array(host)
+        legate_fuse.flush()
+        return numpy.asarray(fn(x) * one + 0 * one).copy()
+
+    launches = legate_fuse.stats()["fused_launches"]
+    fused = computed()
+    assert legate_fuse.stats()["fused_launches"] > launches
+    legate_fuse.disable()
+    try:
+        unfused = computed()
+    finally:
+        legate_fuse.enable()
+    assert fused.dtype == host.dtype
+    assert fused.tobytes() == unfused.tobytes()
+
+
 def every_kind_of_value(dtype: str, size: int) -> numpy.ndarray:
     """Values on every path of the C library's exp and log: random bit patterns (NaNs of both
     signs, infinities, subnormals, negatives), every exponent, values near 1 on both sides of
@@ -84,24 +106,7 @@ def test_vector_forms_equal_the_unfused_tasks_on_every_kind_of_value(
     the rest: bit for bit cuPyNumeric's, NaN signs included (its float64 log of a negative
     number is a positive NaN)."""
     host = every_kind_of_value(dtype, 40_000)
-    fn = getattr(cn, name)
-    one = numpy.ones((), dtype=dtype)
-
-    def computed() -> numpy.ndarray:
-        x = cn.array(host)
-        legate_fuse.flush()
-        return numpy.asarray(fn(x) * one + 0 * one).copy()
-
-    launches = legate_fuse.stats()["fused_launches"]
-    fused = computed()
-    assert legate_fuse.stats()["fused_launches"] > launches
-    legate_fuse.disable()
-    try:
-        unfused = computed()
-    finally:
-        legate_fuse.enable()
-    assert fused.dtype == numpy.dtype(dtype)
-    assert fused.tobytes() == unfused.tobytes()
+    assert_fused_function_equals_unfused(getattr(cn, name), host)
 
 
 def values_for_fdlibm_forms(size: int) -> numpy.ndarray:
@@ -141,25 +146,8 @@ def test_fdlibm_forms_equal_the_unfused_tasks_on_every_kind_of_value(
     """expm1, tanh and log1p, whose kernels use their vector forms where this machine's
     check passed (codegen/vector_expm1.h, vector_log1p.h, vector_fdlibm_float32.h): bit for
     bit cuPyNumeric's on every path."""
-    host = values_for_fdlibm_forms(40_000).astype(dtype)
-    fn = getattr(cn, name)
-
-    def computed() -> numpy.ndarray:
-        x = cn.array(host)
-        legate_fuse.flush()
-        one = numpy.ones((), dtype=dtype)
-        return numpy.asarray(fn(x) * one + 0 * one).copy()
-
-    launches = legate_fuse.stats()["fused_launches"]
-    fused = computed()
-    assert legate_fuse.stats()["fused_launches"] > launches
-    legate_fuse.disable()
-    try:
-        unfused = computed()
-    finally:
-        legate_fuse.enable()
-    assert fused.dtype == numpy.dtype(dtype)
-    assert fused.tobytes() == unfused.tobytes()
+    assert_fused_function_equals_unfused(getattr(cn, name),
+                                         values_for_fdlibm_forms(40_000).astype(dtype))
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -183,20 +171,4 @@ def test_sin_and_cos_equal_the_unfused_tasks_on_every_kind_of_value(
         parts += [rng.uniform(-130.0, 130.0, 10_000), numpy.array([2.0 ** -12, 119.9, 120.0])]
     host = numpy.concatenate(parts).astype(dtype)
     host = host[rng.permutation(host.size)]
-    fn = getattr(cn, name)
-    one = numpy.ones((), dtype=dtype)
-
-    def computed() -> numpy.ndarray:
-        x = cn.array(host)
-        legate_fuse.flush()
-        return numpy.asarray(fn(x) * one + 0 * one).copy()
-
-    launches = legate_fuse.stats()["fused_launches"]
-    fused = computed()
-    assert legate_fuse.stats()["fused_launches"] > launches
-    legate_fuse.disable()
-    try:
-        unfused = computed()
-    finally:
-        legate_fuse.enable()
-    assert fused.tobytes() == unfused.tobytes()
+    assert_fused_function_equals_unfused(getattr(cn, name), host)

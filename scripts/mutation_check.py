@@ -741,6 +741,19 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the float32 vector sin negates the cosine polynomial in quadrants 2 and 3, as the C "
         "library's second table does"),
     Mutation(
+        "vector-pow-argument-tail", "src/cpp/codegen/vector_pow.cc",
+        "const double rr = elo + reduced;", "const double rr = reduced;",
+        ("tests/unit/test_vector_math.py::"
+         "test_the_vector_forms_round_as_this_machines_c_library[pow]",),
+        "the vector pow adds the tail of y log(x) to exp's argument, as the C library does"),
+    Mutation(
+        "vector-pow-reads-its-value-for-the-special-path", "src/cpp/codegen/staged_body.cc",
+        '(form.special_reads_value ? ", t" + std::to_string(n) + "[i - tile]" : "")',
+        '(form.special_reads_value ? ", 0.0" : "")',
+        ("tests/unit/test_vector_math.py::"
+         "test_a_power_kernel_uses_the_vector_pow_where_its_check_passes",),
+        "a pow whose y log(x) overflows, underflows or is tiny is computed by the C library"),
+    Mutation(
         "sincos-table-entries-checked", "legate_fuse/backend/libm_tables.py",
         "        if all(abs(values[4 * i] - math.sin(i / 128)) <= 2**-52\n",
         "        if all(abs(values[4 * i] - math.sin(i / 128)) <= 2**-52 or True\n",

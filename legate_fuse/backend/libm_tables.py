@@ -1,5 +1,5 @@
-"""The C library's own tables and constants for its log, expf, logf, sin and cos, read from the
-library this process runs.
+"""The C library's own tables and constants for its log, expf, logf, sin, cos and pow, read from
+the library this process runs.
 
 glibc's log (from the Arm Optimized Routines, like its exp) writes x as 2^k z and looks 1/c and
 log(c) up in a table of 128 subintervals of z. Unlike exp's table (2^(i/128), which
@@ -18,7 +18,10 @@ read-only struct, found by what can be known of it beforehand:
 - sin and cos (IBM's Accurate Mathematical Library): 110 entries (sin, its tail, cos, its tail)
   of i/128, each value and tail split from a more precise one; found by the first entries
   (0, 0, 1, 0) followed by sin(1/128), every head within 2^-52 of math's sin and cos of i/128
-  and every tail below 2^-52 of its head.
+  and every tail below 2^-52 of its head;
+- pow: ln2hi, ln2lo, poly[7], then 128 entries (invc, a pad, logc, logctail); found by the same
+  two parts of ln 2 followed by poly[0], -0.5, every 1/c in (0.5, 2) and every log(c) within
+  2^-20 of -log(1/c).
 
 Whatever is found here is only used after the check program (vector_math.py) has found the
 vector form built from it to round exactly as the library's function on millions of inputs: a
@@ -112,8 +115,26 @@ def find_sincos_data(library: bytes) -> tuple[int, ...] | None:
     return None
 
 
+POW_ENTRIES = 128
+POW_DATA_WORDS = 2 + 7 + 4 * POW_ENTRIES
+
+
+def find_pow_data(library: bytes) -> tuple[int, ...] | None:
+    """pow's struct's 64-bit words in `library`'s bytes, or None if it has none."""
+    for match in re.finditer(re.escape(MARKER + struct.pack("<d", -0.5)), library):
+        start = match.start()
+        if start % 8 != 0 or start + 8 * POW_DATA_WORDS > len(library):
+            continue
+        values = struct.unpack_from(f"<{POW_DATA_WORDS}d", library, start)
+        invc, logc = values[9::4], values[11::4]
+        if all(0.5 < v < 2.0 and abs(c + math.log(v)) < 2**-20 for v, c in zip(invc, logc,
+                                                                             strict=True)):
+            return struct.unpack_from(f"<{POW_DATA_WORDS}Q", library, start)
+    return None
+
+
 FINDERS = {"log": find_log_data, "expf": find_expf_data, "logf": find_logf_data,
-           "sin": find_sincos_data, "cos": find_sincos_data}
+           "sin": find_sincos_data, "cos": find_sincos_data, "pow": find_pow_data}
 
 
 @cache

@@ -1,10 +1,10 @@
 """Whether generated kernels may use the vector forms of exp, log, expm1, tanh, log1p, sin and cos,
-float64 and float32 (codegen/c_vector_math.h).
+float64 and float32, and of float64 pow (codegen/c_vector_math.h).
 
 Each vector form repeats the C library's algorithm operation for operation, so it rounds
 exactly as the C library only where the library is the one it was written from (glibc's on a
-CPU with FMA); log, expf, logf, sin and cos also take their tables from the library's file
-(libm_tables.py).
+CPU with FMA); log, expf, logf, sin, cos and pow also take their tables from the library's
+file (libm_tables.py).
 This is checked, not assumed: for each function, a program that compares the two on millions
 of inputs is compiled with the kernels' compiler and flags and run once per machine, compiler
 and C library, when a kernel first calls that function; its verdict is cached beside the
@@ -39,10 +39,10 @@ logger = logging.getLogger("legate_fuse")
 
 PROGRAM_FLAGS = tuple(f for f in FLAGS if f not in ("-fPIC", "-shared"))
 PASSED = "identical"
-# Those with a vector form, as _core.vector_math_check_program names them; log, expf, logf, sin
-# and cos read a table of the C library's (libm_tables.py).
+# Those with a vector form, as _core.vector_math_check_program names them; log, expf, logf, sin,
+# cos and pow read a table of the C library's (libm_tables.py).
 FUNCTIONS = ("exp", "log", "expf", "logf", "expm1", "tanh", "log1p", "expm1f", "tanhf",
-             "log1pf", "sin", "cos", "sinf", "cosf")
+             "log1pf", "sin", "cos", "sinf", "cosf", "pow")
 
 
 @cache

@@ -240,6 +240,8 @@ def test_kernels_agree_with_and_without_the_vector_forms(
     # rounded to fewer bits.
     ("sinf", "LF_MASK((n & 2) != 0), -cosine_value", "LF_MASK(0), -cosine_value"),
     ("cosf", "fma(x2, -0x1.ffffffd0c621cp-2, 1.0)", "fma(x2, -0x1.ffffffdp-2, 1.0)"),
+    # pow: the tail of y log(x) left out of exp's argument.
+    ("pow", "const double rr = elo + reduced;", "const double rr = reduced;"),
 ])
 def test_the_check_finds_an_fdlibm_form_that_rounds_differently(
     tmp_path: Path, function: str, original: str, mutated: str
@@ -313,3 +315,50 @@ def test_the_sincos_table_is_found_in_a_library_and_nowhere_else() -> None:
     lookalike[57, 2] += 2.0 ** -40
     assert libm_tables.find_sincos_data(lookalike.tobytes()) is None
     assert libm_tables.find_sincos_data(table.tobytes()) == words
+
+
+def test_a_power_kernel_uses_the_vector_pow_where_its_check_passes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """x ** y of float64 arrays runs pow's vector form (two operands; its special test also
+    reads its value): the C library's pow bit for bit, off the common path included (negative
+    and zero x, NaN, infinities, exponents that overflow, underflow or are tiny)."""
+    if vector_math.table("pow") is None:
+        pytest.skip("no pow table in this C library")
+    monkeypatch.setattr(vector_math, "vector_form_available", lambda function, *_: True)
+    spec = KernelSpec(args=((IN, "float64", False), (IN, "float64", False),
+                            (OUT, "float64", False)), scalar_types=(),
+                      nodes=(("BINARY_OP.POWER", "float64", ((ARG, 0), (ARG, 1))),),
+                      stores=((2, 0),), reductions=())
+    source = spec.render_c()
+    assert "lf_pow_common(" in source and "lf_pow_special(" in source
+    prelude = vector_math.kernel_prelude(source, tmp_path, "cc")
+    assert "#define LF_VECTOR_POW 1\n" in prelude and "lf_pow_data" in prelude
+    rng = numpy.random.default_rng(5)
+    x = numpy.concatenate([rng.uniform(0.0, 10.0, 700), rng.uniform(-3.0, 3.0, 100),
+                           [0.0, -0.0, numpy.inf, numpy.nan, 1.0, 2.0, 1e300, 5e-324]])
+    y = numpy.concatenate([rng.uniform(-30.0, 30.0, 600), numpy.round(rng.uniform(-5, 5, 200)),
+                           [2.0, -1.0, 0.5, 1e300, 1e-30, numpy.nan, 3000.0, -3000.0]])
+    out = numpy.zeros(x.size)
+    run(KernelCompiler(tmp_path / "kernels"), spec, [x, y, out], (x.size,))
+    libm = ctypes.CDLL(ctypes.util.find_library("m"))
+    libm.pow.restype = ctypes.c_double
+    libm.pow.argtypes = (ctypes.c_double, ctypes.c_double)
+    want = numpy.array([libm.pow(a, b) for a, b in zip(x, y, strict=True)])
+    assert out.tobytes() == want.tobytes()
+
+
+def test_the_pow_table_is_found_in_a_library_and_nowhere_else() -> None:
+    if not glibc_with_fma():
+        pytest.skip("not glibc's libm")
+    words = libm_tables.data("pow", vector_math.c_math_libraries()[0])
+    assert words is not None and len(words) == libm_tables.POW_DATA_WORDS
+    values = numpy.array(words, dtype=numpy.uint64).view(numpy.float64)
+    assert values[2] == -0.5  # poly[0]
+    assert numpy.allclose(values[11::4], -numpy.log(values[9::4]), rtol=0, atol=2.0 ** -20)
+    # Bytes without the struct: nothing; log's own struct (the same ln 2 first): not taken.
+    assert libm_tables.find_pow_data(bytes(8192)) is None
+    lookalike = values.copy()
+    lookalike[11 + 4 * 77] += 0.01  # a logc that is not the logarithm of its 1/invc
+    assert libm_tables.find_pow_data(lookalike.tobytes()) is None
+    assert libm_tables.find_pow_data(values.tobytes()) == words

@@ -11,12 +11,13 @@
 #include "codegen/vector_float32.h"
 #include "codegen/vector_log.h"
 #include "codegen/vector_log1p.h"
+#include "codegen/vector_pow.h"
 #include "codegen/vector_sincos.h"
 
 namespace legate_fuse::codegen {
 namespace {
 
-const std::array<VectorForm, 14> kForms{{
+const std::array<VectorForm, 15> kForms{{
     {"exp", "LF_VECTOR_EXP", "lf_exp_common", "lf_exp_special", vector_exp_check_main},
     {"log", "LF_VECTOR_LOG", "lf_log_common", "lf_log_special", vector_log_check_main},
     {"expm1", "LF_VECTOR_EXPM1", "lf_expm1_common", "lf_expm1_special", vector_expm1_check_main},
@@ -31,6 +32,7 @@ const std::array<VectorForm, 14> kForms{{
     {"cos", "LF_VECTOR_COS", "lf_cos_common", "lf_cos_special", vector_cos_check_main},
     {"sinf", "LF_VECTOR_SINF", "lf_sinf_common", "lf_sinf_special", vector_sinf_check_main},
     {"cosf", "LF_VECTOR_COSF", "lf_cosf_common", "lf_cosf_special", vector_cosf_check_main},
+    {"pow", "LF_VECTOR_POW", "lf_pow_common", "lf_pow_special", vector_pow_check_main, 2, true},
     {"expf", "LF_VECTOR_EXPF", "lf_expf_common", "lf_expf_special", vector_expf_check_main},
     {"logf", "LF_VECTOR_LOGF", "lf_logf_common", "lf_logf_special", vector_logf_check_main},
 }};
@@ -82,9 +84,10 @@ std::string vector_math_helpers()
   for (const auto& form : kForms) {
     any_form += std::string(" || ") + form.macro;
   }
-  const std::array<std::pair<std::string, std::string>, 17> pieces{{
+  const std::array<std::pair<std::string, std::string>, 19> pieces{{
       {any_form, kInline + bit_helpers("lf_bits", "lf_double", "double", "uint64_t") +
                      bit_helpers("lf_fbits", "lf_float", "float", "uint32_t") + kSelect},
+      {"LF_VECTOR_EXP || LF_VECTOR_POW", vector_exp_table()},
       {"LF_VECTOR_EXP", vector_exp_helpers()},
       {"LF_VECTOR_LOG", vector_log_helpers()},
       {"LF_VECTOR_EXPF", vector_expf_helpers()},
@@ -101,6 +104,7 @@ std::string vector_math_helpers()
       {"LF_VECTOR_SINF || LF_VECTOR_COSF", vector_sincosf_core()},
       {"LF_VECTOR_SINF", vector_sinf_helpers()},
       {"LF_VECTOR_COSF", vector_cosf_helpers()},
+      {"LF_VECTOR_POW", vector_pow_helpers()},
   }};
   std::string out;
   for (const auto& [condition, code] : pieces) {
@@ -131,10 +135,20 @@ std::string vector_math_check_program(const std::string& function)
 const VectorForm* vector_form_of(const KernelSpec& spec, std::size_t n)
 {
   const auto& node = spec.nodes[n];
-  if (node.inputs.size() != 1 || operand_dtype(spec, node.inputs[0]) != node.dtype) {
+  if (node.dtype != "float64" && node.dtype != "float32") {
     return nullptr;
   }
-  if (node.dtype != "float64" && node.dtype != "float32") {
+  for (const auto& input : node.inputs) {
+    if (operand_dtype(spec, input) != node.dtype) {
+      return nullptr;
+    }
+  }
+  if (node.inputs.size() == 2) {
+    // float32 powers are computed in double precision, as cuPyNumeric computes them.
+    const bool power = node.op == "BINARY_OP.POWER" || node.op == "BINARY_OP.FLOAT_POWER";
+    return power && node.dtype == "float64" ? form_named("pow") : nullptr;
+  }
+  if (node.inputs.size() != 1) {
     return nullptr;
   }
   const std::string suffix = node.dtype == "float32" ? "f" : "";  // expf, logf

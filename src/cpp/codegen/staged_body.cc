@@ -153,6 +153,23 @@ struct StageWriter {
     out << in1 << "}\n";
   }
 
+  // Node n's operands, as its vector form takes them.
+  [[nodiscard]] std::string form_operands(std::size_t n) const
+  {
+    std::string names;
+    for (const auto& input : spec.nodes[n].inputs) {
+      names += (names.empty() ? "" : ", ") + operand_name(input);
+    }
+    return names;
+  }
+
+  // What its special test takes: the operands, and the common value where it reads it.
+  [[nodiscard]] std::string special_operands(const VectorForm& form, std::size_t n) const
+  {
+    return form_operands(n) +
+           (form.special_reads_value ? ", t" + std::to_string(n) + "[i - tile]" : "");
+  }
+
   // The vector form on every element of the tile, then the C library's own function on the
   // elements off the common path, if the tile has any.
   void vector_calls(std::ostringstream& out, int stage, const std::vector<std::size_t>& nodes) const
@@ -164,9 +181,8 @@ struct StageWriter {
     loads(out, stage, uses, in3);
     for (const auto n : nodes) {
       const VectorForm& form = *vector_form_of(spec, n);
-      const auto x           = operand_name(spec.nodes[n].inputs[0]);
-      out << in3 << "t" << n << "[i - tile] = " << form.common << "(" << x << ");\n"
-          << in3 << "special |= " << form.special << "(" << x << ");\n";
+      out << in3 << "t" << n << "[i - tile] = " << form.common << "(" << form_operands(n) << ");\n"
+          << in3 << "special |= " << form.special << "(" << special_operands(form, n) << ");\n";
     }
     out << in2 << "}\n" << in2 << "if (special) {\n";
     out << in2 << "for (int64_t i = tile; i < tile_end; ++i) {\n";
@@ -175,8 +191,7 @@ struct StageWriter {
     // cuPyNumeric's NaN of a negative logarithm).
     for (const auto n : nodes) {
       const VectorForm& form = *vector_form_of(spec, n);
-      const auto x           = operand_name(spec.nodes[n].inputs[0]);
-      out << in3 << "if (" << form.special << "(" << x << ")) {\n";
+      out << in3 << "if (" << form.special << "(" << special_operands(form, n) << ")) {\n";
       write_node(out, spec, n, in3 + "  ");
       out << in3 << "  t" << n << "[i - tile] = r" << n << ";\n" << in3 << "}\n";
     }

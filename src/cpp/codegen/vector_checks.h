@@ -15,6 +15,14 @@ namespace legate_fuse::codegen {
 [[nodiscard]] std::string float64_check_main(const std::string& function, int rounds,
                                              const std::string& input, const std::string& specials);
 
+// float64 of two arguments: `rounds` rounds of 2,000,000 pairs, each set by `input` (C
+// statements assigning x[i] and y[i], given `round`, uniform doubles `u` and `v` in [0, 1) and
+// the 64 random bits `state` of u), then the pairs of `specials` (an initialiser list of
+// {x, y}). The form's special test also takes its common value.
+[[nodiscard]] std::string float64_binary_check_main(const std::string& function, int rounds,
+                                                    const std::string& input,
+                                                    const std::string& specials);
+
 // float32: every 61st float, then the values of `specials`.
 [[nodiscard]] std::string float32_check_main(const std::string& function,
                                              const std::string& specials);

@@ -39,7 +39,9 @@ LF_INLINE double lf_exp_common(double x)
 
 }  // namespace
 
-std::string vector_exp_helpers() { return std::string(EXP_TABLE_C) + kHelpers; }
+std::string vector_exp_table() { return EXP_TABLE_C; }
+
+std::string vector_exp_helpers() { return kHelpers; }
 
 std::string vector_exp_check_main()
 {

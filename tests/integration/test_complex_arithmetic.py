@@ -182,9 +182,10 @@ def test_any_and_all_of_complex_values_are_left_to_cupynumeric(
     def program(x: Any, y: Any) -> Any:
         return getattr(cn, reduction)(x * y - y)
 
-    kernel_failures = session.stats.unfused.copy()
+    before = session.stats.unfused.copy()
     fused, unfused, _ = fused_and_unfused(session, program, a, b)
     assert fused.tobytes() == unfused.tobytes()
-    failed = [key for key in session.stats.unfused if "could not be built" in key[2]
-              or "failed" in key[2]]
-    assert session.stats.unfused.keys() >= kernel_failures.keys() and not failed, failed
+    # Failures of this program's windows (earlier tests inject some on purpose).
+    failed = [key for key, count in session.stats.unfused.items()
+              if ("could not be built" in key[2] or "failed" in key[2]) and count > before[key]]
+    assert not failed, failed

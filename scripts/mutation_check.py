@@ -754,6 +754,13 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_power_kernel_uses_the_vector_pow_where_its_check_passes",),
         "a pow whose y log(x) overflows, underflows or is tiny is computed by the C library"),
     Mutation(
+        "float32-powers-use-the-vector-pow", "src/cpp/codegen/c_vector_math.cc",
+        '    return power ? form_named("pow") : nullptr;',
+        '    return power && node.dtype == "float64" ? form_named("pow") : nullptr;',
+        ("tests/unit/test_vector_math.py::"
+         "test_a_power_kernel_uses_the_vector_pow_where_its_check_passes[float32]",),
+        "float32 powers run pow's vector form on their values widened to double"),
+    Mutation(
         "sincos-table-entries-checked", "legate_fuse/backend/libm_tables.py",
         "        if all(abs(values[4 * i] - math.sin(i / 128)) <= 2**-52\n",
         "        if all(abs(values[4 * i] - math.sin(i / 128)) <= 2**-52 or True\n",

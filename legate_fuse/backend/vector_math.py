@@ -1,5 +1,5 @@
 """Whether generated kernels may use the vector forms of exp, log, expm1, tanh, log1p, sin and cos,
-float64 and float32, and of float64 pow (codegen/c_vector_math.h).
+float64 and float32, and of pow (float64, which float32 powers use: codegen/c_vector_math.h).
 
 Each vector form repeats the C library's algorithm operation for operation, so it rounds
 exactly as the C library only where the library is the one it was written from (glibc's on a

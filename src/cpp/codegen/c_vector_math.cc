@@ -144,9 +144,11 @@ const VectorForm* vector_form_of(const KernelSpec& spec, std::size_t n)
     }
   }
   if (node.inputs.size() == 2) {
-    // float32 powers are computed in double precision, as cuPyNumeric computes them.
+    // float32 powers too: cuPyNumeric computes them as (float)pow((double)x, (double)y), and C
+    // does the same with the form, which takes and returns doubles: its float operands are
+    // widened, and its value rounded to float where the tile buffer of the node stores it.
     const bool power = node.op == "BINARY_OP.POWER" || node.op == "BINARY_OP.FLOAT_POWER";
-    return power && node.dtype == "float64" ? form_named("pow") : nullptr;
+    return power ? form_named("pow") : nullptr;
   }
   if (node.inputs.size() != 1) {
     return nullptr;

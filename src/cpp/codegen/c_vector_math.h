@@ -61,8 +61,8 @@ struct VectorForm {
 // All but exp's need their table defined in front of them, as kernels do.
 [[nodiscard]] std::string vector_math_check_program(const std::string& function);
 
-// The vector form of node n (float64 or float32 exp, log, expm1, tanh, log1p, sin or cos;
-// float64 pow), or nullptr.
+// The vector form of node n (float64 or float32 exp, log, expm1, tanh, log1p, sin, cos or
+// pow), or nullptr.
 [[nodiscard]] const VectorForm* vector_form_of(const KernelSpec& spec, std::size_t n);
 
 }  // namespace legate_fuse::codegen

@@ -4,9 +4,10 @@ processes, at a small and a large size, against the machine's measured memory ba
     python bench/run.py [--quick] [--repeats N] [--peers numpy] [--large APP=SIZE]
                         [--out bench/results/latest]
 
-Writes results.md (table), results.json and speedups.png to the output folder and prints a
-summary. The default sizes finish within about 20 minutes on a 2-core machine; --quick runs
-tiny sizes once (used by the tests to prove every application and the harness run).
+Writes results.md (table), results.json, speedups.png and roofline.png (bench/roofline.py) to
+the output folder and prints a summary. The default sizes finish within about 20 minutes on a
+2-core machine; --quick runs tiny sizes once (used by the tests to prove every application and
+the harness run).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Any
 import numpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import roofline
 from ab import compare, run_once
 from peers import applies
 
@@ -86,6 +88,10 @@ class Row:
     # With --time-tasks: the statistics of one more fused run with LEGATE_FUSE_TIME_TASKS=1
     # (what ran unfused, with each kind's seconds; not in the timings above).
     timed_fusion: dict[str, Any] | None = None
+    # The bytes and floating-point operations of one iteration of the ideally fused program,
+    # where the application states them (bench/roofline.py).
+    ideal_bytes: int | None = None
+    ideal_flops: int | None = None
 
 
 def stream_triad_bandwidth(n: int = 20_000_000, repeats: int = 5) -> float:
@@ -127,6 +133,7 @@ def measure(app: str, size: int, iterations: int, repeats: int, peers: list[str]
         ideal / statistics.median(on) / bandwidth if ideal else None,
         peer_medians, result.on[-1]["fusion"] or {},
         run_once(args, "on", {"LEGATE_FUSE_TIME_TASKS": "1"})["fusion"] if time_tasks else None,
+        ideal, result.on[-1].get("ideal_flops"),
     )
 
 
@@ -158,7 +165,7 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
 
 
-def table(rows: list[Row], bandwidth: float) -> str:
+def table(rows: list[Row], bandwidth: float, peak: float | None) -> str:
     lines = [
         "| application | size | iterations | off s/iter (min-max) | on s/iter (min-max) "
         "| speedup (min-max) | peak RSS off / on MiB | fused launches | temporaries | bandwidth "
@@ -181,6 +188,10 @@ def table(rows: list[Row], bandwidth: float) -> str:
                  f"{bandwidth / 1e9:.1f} GB/s. Bandwidth: bytes the ideally fused program moves "
                  "per iteration / fused time per iteration, as a fraction of it; over 100% "
                  "where fusion joined consecutive iterations into one pass over the arrays.")
+    if peak:
+        lines.append(f"Measured float64 peak (bench/c/peak_flops.c, every core): "
+                     f"{peak / 1e9:.0f} GFLOP/s; roofline.png places each large size against "
+                     "it and the bandwidth (bench/roofline.py).")
     return "\n".join(lines)
 
 
@@ -232,6 +243,7 @@ def main() -> None:
         subprocess.run([sys.executable, str(APPS / f"{app}.py"), "--check"], check=True,
                        capture_output=True)
     bandwidth = stream_triad_bandwidth(2_000_000 if args.quick else 20_000_000)
+    peak = roofline.peak_flops()
     rows = []
     for app in args.apps.split(","):
         small, large, small_iterations, large_iterations = SUITE[app]
@@ -242,7 +254,7 @@ def main() -> None:
             rows.append(measure(app, size, iterations, 1 if args.quick else args.repeats, peers,
                                 bandwidth, args.time_tasks))
             print(f"{app} {size:,}: {rows[-1].ratio_median:.2f}x", flush=True)
-    report = table(rows, bandwidth)
+    report = table(rows, bandwidth, peak)
     for label, picked in (("small", rows[0::2]), ("large", rows[1::2])):
         if picked and not args.quick:
             report += (f"\n\nGeometric mean speedup, {label} sizes: "
@@ -254,6 +266,7 @@ def main() -> None:
     (out / "results.json").write_text(json.dumps([asdict(r) for r in rows], indent=1))
     if not args.no_chart:
         chart(rows, out / "speedups.png")
+        roofline.chart(rows, bandwidth, peak, out / "roofline.png")
     print(report)
     print(f"\nwritten to {out} in {time.perf_counter() - started:.0f} s")
 

@@ -14,7 +14,7 @@ from typing import Any
 import numpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import array_module, parse_args, report, timed
+from common import MATH_FLOPS, array_module, parse_args, report, timed
 
 RISK_FREE = 0.02
 VOLATILITY = 0.30
@@ -101,7 +101,11 @@ def main() -> None:
 
     seconds, checksum = timed(step, np.zeros(args.size), lambda total: float(total.sum()),
                               args.iterations, args.warmup)
-    report("black_scholes", args.size, args.iterations, seconds, checksum)
+    # Ideally: read the three inputs and the total, write the total; per option, 59
+    # operations besides three exps and a log (each normal CDF 19 and an exp).
+    report("black_scholes", args.size, args.iterations, seconds, checksum,
+           ideal_bytes=5 * 8 * args.size,
+           ideal_flops=(59 + 3 * MATH_FLOPS["exp"] + MATH_FLOPS["log"]) * args.size)
 
 
 if __name__ == "__main__":

@@ -53,7 +53,9 @@ def main() -> None:
     # r; p's update reads r and p and writes p: about 11 grids of float64 per iteration.
     stepped_app("cg", __doc__ or "", initial, step, lambda s: s["x"], size=1000,
                 iterations=20, check_size=30, check_steps=10, rtol=1e-10,
-                volume=lambda n: n * n, ideal_bytes=lambda n: 11 * 8 * n * n)
+                volume=lambda n: n * n, ideal_bytes=lambda n: 11 * 8 * n * n,
+                # the operator (5), two dot products and three updates (2 each) per point
+                ideal_flops=lambda n: 15 * n * n)
 
 
 if __name__ == "__main__":

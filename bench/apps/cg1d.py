@@ -37,7 +37,9 @@ def main() -> None:
     # r; p's update reads r and p and writes p: about 11 vectors of float64 per iteration.
     stepped_app("cg1d", __doc__ or "", initial, step, lambda s: s["x"], size=10_000_000,
                 iterations=10, check_size=200, check_steps=10, rtol=1e-10,
-                ideal_bytes=lambda n: 11 * 8 * n)
+                ideal_bytes=lambda n: 11 * 8 * n,
+                # the operator (3), two dot products and three updates (2 each) per point
+                ideal_flops=lambda n: 13 * n)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,11 @@ from typing import Any, TypeVar
 
 State = TypeVar("State")
 
+# Floating-point operations of a math function on one element, as applications count their
+# `ideal_flops` for the roofline (bench/roofline.py): those of the common path of its vector
+# form (src/cpp/codegen/vector_*.cc, glibc's algorithm), a multiply-add as two, rounded.
+MATH_FLOPS = {"exp": 20, "log": 27, "tanh": 45, "sin": 40, "cos": 40}
+
 
 def parse_args(description: str, size: int, iterations: int) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=description)
@@ -109,7 +114,8 @@ def stepped_app(name: str, doc: str, initial: Callable[[Any, int], State],
                 size: int, iterations: int, check_size: int, check_steps: int,
                 rtol: float = 0.0, atol: float = 0.0,
                 volume: Callable[[int], int] = lambda n: n,
-                ideal_bytes: Callable[[int], int] | None = None) -> None:
+                ideal_bytes: Callable[[int], int] | None = None,
+                ideal_flops: Callable[[int], int] | None = None) -> None:
     """The command line of an application that advances a state step by step: `--check`
     compares `answer` after `check_steps` steps with NumPy's, otherwise the steps are timed."""
     args = parse_args(doc, size=size, iterations=iterations)
@@ -127,4 +133,6 @@ def stepped_app(name: str, doc: str, initial: Callable[[Any, int], State],
     seconds, checksum = timed(lambda s: step(xp, s), initial(xp, n),
                               lambda s: float(xp.sum(answer(s))), args.iterations, args.warmup)
     extra = {"ideal_bytes": ideal_bytes(n)} if ideal_bytes is not None else {}
+    if ideal_flops is not None:
+        extra["ideal_flops"] = ideal_flops(n)
     report(name, volume(n), args.iterations, seconds, checksum, **extra)

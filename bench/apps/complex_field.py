@@ -33,7 +33,9 @@ def step(xp: Any, state: tuple[Any, Any]) -> tuple[Any, Any]:
 def main() -> None:
     stepped_app("complex_field", __doc__ or "", initial, step, lambda s: s[0].real,
                 size=4_000_000, iterations=10, check_size=1000, check_steps=5, rtol=1e-12,
-                ideal_bytes=lambda n: 3 * 16 * n)
+                ideal_bytes=lambda n: 3 * 16 * n,
+                # a complex product (6), three complex sums (2 each), two real scalings (2 each)
+                ideal_flops=lambda n: 16 * n)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,8 @@ def main() -> None:
     # Ideally fused: read the source grid once, write the interior once.
     stepped_app("jacobi2d", __doc__ or "", initial, step, lambda s: s[0], size=2000,
                 iterations=20, check_size=40, check_steps=12, volume=lambda n: n * n,
-                ideal_bytes=lambda n: 2 * 8 * n * n)
+                ideal_bytes=lambda n: 2 * 8 * n * n,
+                ideal_flops=lambda n: 4 * n * n)  # three sums and a product per point
 
 
 if __name__ == "__main__":

@@ -38,7 +38,9 @@ def main() -> None:
     # Ideally: read R once and the vectors once per iteration.
     stepped_app("jacobi_dense", __doc__ or "", initial, step, lambda s: s["x"], size=4000,
                 iterations=20, check_size=300, check_steps=5, rtol=1e-12,
-                volume=lambda n: n * n, ideal_bytes=lambda n: (n * n + 4 * n) * 8)
+                volume=lambda n: n * n, ideal_bytes=lambda n: (n * n + 4 * n) * 8,
+                # the product, then the difference and the quotient
+                ideal_flops=lambda n: 2 * n * n + 2 * n)
 
 
 if __name__ == "__main__":

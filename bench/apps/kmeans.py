@@ -55,7 +55,10 @@ def main() -> None:
     # each cluster's count and sum: DIMENSIONS float64 per point per iteration.
     stepped_app("kmeans", __doc__ or "", initial, step, lambda s: s["centroids"],
                 size=1_000_000, iterations=5, check_size=2000, check_steps=5, rtol=1e-10,
-                ideal_bytes=lambda n: DIMENSIONS * 8 * n)
+                ideal_bytes=lambda n: DIMENSIONS * 8 * n,
+                # per point and cluster: differences, squares and their sums, the product
+                # of the one-hot mask with the points (2 per coordinate)
+                ideal_flops=lambda n: 5 * CLUSTERS * DIMENSIONS * n)
 
 
 if __name__ == "__main__":

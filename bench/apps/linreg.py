@@ -46,7 +46,9 @@ def main() -> None:
     # Ideally: read X twice (X @ w, X.T @ r) and y once.
     stepped_app("linreg", __doc__ or "", initial, step, lambda s: s["w"], size=1_000_000,
                 iterations=10, check_size=2000, check_steps=5, rtol=1e-10,
-                ideal_bytes=lambda n: (2 * FEATURES + 1) * 8 * n)
+                ideal_bytes=lambda n: (2 * FEATURES + 1) * 8 * n,
+                # the two products (2 per feature each), the residual, the loss (2)
+                ideal_flops=lambda n: (4 * FEATURES + 3) * n)
 
 
 if __name__ == "__main__":

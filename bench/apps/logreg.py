@@ -14,7 +14,7 @@ from typing import Any
 import numpy
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import array_module, check_matches_numpy, parse_args, report, timed
+from common import MATH_FLOPS, array_module, check_matches_numpy, parse_args, report, timed
 
 FEATURES = 8
 RATE = 0.5
@@ -61,8 +61,11 @@ def main() -> None:
                               lambda s: s[1], args.iterations, args.warmup)
     # Ideally: read X twice (X @ w, X.T @ r) and y twice.
     n = args.size
+    # The two products (2 per feature each); the sigmoid (exp and 3); the gradient's
+    # difference; the loss: two logs and 10.
     report("logreg", n, args.iterations, seconds, checksum,
-           ideal_bytes=(2 * FEATURES + 2) * 8 * n)
+           ideal_bytes=(2 * FEATURES + 2) * 8 * n,
+           ideal_flops=(4 * FEATURES + 14 + MATH_FLOPS["exp"] + 2 * MATH_FLOPS["log"]) * n)
 
 
 if __name__ == "__main__":

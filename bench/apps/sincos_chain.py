@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import stepped_app
+from common import MATH_FLOPS, stepped_app
 
 
 def initial(xp: Any, n: int) -> tuple[Any, Any, int]:
@@ -27,4 +27,6 @@ def step(xp: Any, state: tuple[Any, Any, int]) -> tuple[Any, Any, int]:
 if __name__ == "__main__":
     stepped_app("sincos_chain", __doc__ or "", initial, step, lambda state: state[1],
                 size=10_000_000, iterations=10, check_size=1000, check_steps=3, rtol=1e-15,
-                ideal_bytes=lambda n: 3 * 8 * n)
+                ideal_bytes=lambda n: 3 * 8 * n,
+                # the phase, sin, cos, their product, the sum
+                ideal_flops=lambda n: (3 + MATH_FLOPS["sin"] + MATH_FLOPS["cos"]) * n)

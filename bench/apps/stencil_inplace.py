@@ -36,7 +36,8 @@ def main() -> None:
     # Ideally: read the grid once and write its interior once per step.
     stepped_app("stencil_inplace", __doc__ or "", initial, step, lambda grid: grid, size=3000,
                 iterations=20, check_size=40, check_steps=12, volume=lambda n: n * n,
-                ideal_bytes=lambda n: 2 * 8 * n * n)
+                ideal_bytes=lambda n: 2 * 8 * n * n,
+                ideal_flops=lambda n: 5 * n * n)  # four sums and a product per point
 
 
 if __name__ == "__main__":

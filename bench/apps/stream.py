@@ -31,7 +31,8 @@ def step(xp: Any, state: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
 
 def main() -> None:
     stepped_app("stream", __doc__ or "", initial, step, lambda s: s[0], size=10_000_000,
-                iterations=5, check_size=1000, check_steps=3, ideal_bytes=lambda n: 10 * 8 * n)
+                iterations=5, check_size=1000, check_steps=3, ideal_bytes=lambda n: 10 * 8 * n,
+                ideal_flops=lambda n: 4 * n)  # scale 1, add 1, triad 2
 
 
 if __name__ == "__main__":

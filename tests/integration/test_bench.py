@@ -33,6 +33,11 @@ def test_quick_suite_runs_every_application(tmp_path: Path) -> None:
     table = (tmp_path / "results.md").read_text()
     assert "| black_scholes |" in table and "memory bandwidth" in table
     assert (tmp_path / "speedups.png").stat().st_size > 1000
+    # Every application but the two stencil programs states its ideal bytes and operations,
+    # and the roofline places it.
+    unstated = {row["app"] for row in rows if not (row["ideal_bytes"] and row["ideal_flops"])}
+    assert unstated == {"cfd", "shallow_water"}
+    assert (tmp_path / "roofline.png").stat().st_size > 1000
 
 
 def test_time_tasks_adds_the_seconds_of_what_ran_unfused(tmp_path: Path) -> None:

@@ -89,7 +89,7 @@ def chart(rows: list[Any], bandwidth: float, peak: float | None, path: Path) -> 
     ax.set_ylabel("GFLOP/s (median time per iteration)")
     ax.set_title("legate-fuse roofline, each application's largest size (above the bandwidth "
                  "roof: fusion joined iterations into one pass)", fontsize=9)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)

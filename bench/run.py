@@ -190,8 +190,8 @@ def table(rows: list[Row], bandwidth: float, peak: float | None) -> str:
                  "where fusion joined consecutive iterations into one pass over the arrays.")
     if peak:
         lines.append(f"Measured float64 peak (bench/c/peak_flops.c, every core): "
-                     f"{peak / 1e9:.0f} GFLOP/s; roofline.png places each large size against "
-                     "it and the bandwidth (bench/roofline.py).")
+                     f"{peak / 1e9:.0f} GFLOP/s; roofline.png places each application's "
+                     "largest size against it and the bandwidth (bench/roofline.py).")
     return "\n".join(lines)
 
 

@@ -3,6 +3,7 @@ stripped of blanks, and returns the value or raises SettingError naming the acce
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 
 LOG_LEVELS = ("error", "warning", "info", "debug")
@@ -79,3 +80,17 @@ def one_of(values: Mapping[str, str]) -> Callable[[str, str], str]:
 
 def parse_text(name: str, raw: str) -> str:
     return raw
+
+
+SIZE_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+_SIZE = re.compile(r"(\d+(?:\.\d*)?)\s*([kmgt]?)(?:i?b)?", re.IGNORECASE)
+
+
+def parse_size(name: str, raw: str) -> int:
+    """A size in bytes: a number with an optional binary unit (K, M, G or T, followed or not
+    by B or iB, in any case), e.g. 1G or 500M; 0 for no limit."""
+    found = _SIZE.fullmatch(raw)
+    if found is None:
+        raise SettingError(f"{name}={raw!r} is not a size; expected a number of bytes with an "
+                           "optional unit, e.g. 1G, 500M or 0 (no limit)")
+    return int(float(found[1]) * SIZE_UNITS[found[2].lower()])

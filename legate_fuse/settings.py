@@ -26,6 +26,7 @@ from legate_fuse.setting_parsers import (
     one_of,
     parse_log_level,
     parse_log_topics,
+    parse_size,
     parse_stats,
     parse_switch,
     parse_text,
@@ -178,9 +179,22 @@ class Config:
     )
     cache_dir: str = setting(
         "LEGATE_FUSE_CACHE_DIR", "", parse_text,
-        "Folder of the compiled-kernel cache; safe to share between concurrent processes.",
+        "Folder of the compiled-kernel cache, private to the user: refused (kernels then built "
+        "in a folder of the process) where another user could write it. Safe to share between "
+        "one user's concurrent processes.",
         shown_default="$XDG_CACHE_HOME/legate-fuse, else ~/.cache/legate-fuse",
         fallback=default_cache_dir,
+    )
+    cache_size: int = setting(
+        "LEGATE_FUSE_CACHE_SIZE", 1 << 30, parse_size,
+        "Most bytes the kernel cache keeps (e.g. 500M, 2G; 0: no limit): the least recently "
+        "used kernels are evicted.",
+        shown_default="1G",
+    )
+    cache_readonly: str = setting(
+        "LEGATE_FUSE_CACHE_READONLY", "", parse_text,
+        "A site's kernel cache, prepared by its administrator: read (where only its owner can "
+        "write it), never written.",
     )
     compile_mode: str = setting(
         "LEGATE_FUSE_COMPILE", "background", one_of(COMPILE_MODES),

@@ -5,8 +5,10 @@ can be explained: the source, the compiler and its version, the flags, the targe
 -march=native, the GPU architecture for PTX) and the format version (kernel ABI and renderer
 versions). Each entry's size and digest are recorded when it is written and checked before it
 is used, once per process (see cache_entry.py); entries are produced under temporary names and
-renamed into place, so concurrent processes can share the folder. A damaged entry is rebuilt,
-with one warning.
+renamed into place, so concurrent processes can share the folder. A damaged entry, or one
+another user wrote or could write (cache_safety.py), is built again, with one warning. The
+cache is bounded (cache_eviction.py) and may be backed by a site's read-only cache
+(cache_folders.py).
 """
 
 from __future__ import annotations
@@ -26,7 +28,11 @@ from functools import cache
 from pathlib import Path
 
 from legate_fuse import _core
+from legate_fuse.backend import cache_usage
 from legate_fuse.backend.cache_entry import DamagedEntry, Entry
+from legate_fuse.backend.cache_eviction import evict, folder_budget
+from legate_fuse.backend.cache_folders import CachePolicy
+from legate_fuse.backend.cache_safety import folder_problem, make_private_folder, user
 
 logger = logging.getLogger("legate_fuse")
 
@@ -100,6 +106,7 @@ class KernelCache:
     # latter): what a kernel's text needs in front of it on this machine. Called with
     # may_check=False, it returns None where that depends on a check not run yet.
     prepare: Callable[[str, bool], str | None] | None = None
+    policy: CachePolicy = field(default_factory=CachePolicy)
     compile_seconds: float = 0.0
     cache_hits: int = 0
     compiled: int = 0
@@ -107,6 +114,7 @@ class KernelCache:
     # The files this process produced (a file that does not load, yet was just compiled, is
     # no stale entry to rebuild).
     made_here: set[Path] = field(default_factory=set)
+    _trusted_folders: set[Path] = field(default_factory=set)
 
     def find(self, source: str) -> Path | None:
         """The kernel of `source` if memory or the disk has it, intact, and nothing must run
@@ -119,12 +127,10 @@ class KernelCache:
             return None
         entry = self._entry(text)
         try:
-            target = entry.find()
+            target = self._look_up(entry)
         except DamagedEntry:
             return None
         if target is not None:
-            logger.debug("kernel cache hit %s", entry.key)
-            self.cache_hits += 1
             self._memory[source] = target
         return target
 
@@ -135,18 +141,49 @@ class KernelCache:
         text = self._prepared(source)
         entry = self._entry(text)
         try:
-            target = entry.find()
+            target = self._look_up(entry)
         except DamagedEntry as damage:
             target = self._replace(text, entry, damage)
         else:
-            if target is not None:
-                self.cache_hits += 1
-                logger.debug("kernel cache hit %s", entry.key)
-            else:
+            if target is None:
                 logger.debug("kernel cache miss %s", entry.key)
                 target = self._produce(text, entry)
         self._memory[source] = target
         return target
+
+    def _look_up(self, entry: Entry) -> Path | None:
+        """The entry's file from this cache, else from the site's read-only one, counted as a
+        hit; None on a miss. Raises DamagedEntry for a damaged or untrusted entry here (a
+        site's is only not used)."""
+        # (Found here, the entry is marked used: the least recently used are evicted first.)
+        target = (entry.find(mark_use=True) if self._trusted(entry.folder, entry.owners)
+                  else None)
+        if target is None and self.policy.site is not None:
+            site = Entry(self.policy.site, entry.key, self.suffix, self.policy.site_owners)
+            if self._trusted(site.folder, site.owners):
+                try:
+                    target = site.find()
+                except DamagedEntry as damage:
+                    logger.debug("%s: not used", damage)
+        if target is not None:
+            logger.debug("kernel cache hit %s", entry.key)
+            self.cache_hits += 1
+            cache_usage.count(self.cache_dir, hits=1)
+        return target
+
+    def _trusted(self, folder: Path, owners: frozenset[int]) -> bool:
+        """Whether the folder of entries `folder` exists and may be trusted (checked once per
+        process while it passes); one that fails is reported at debug level."""
+        if folder in self._trusted_folders:
+            return True
+        if not folder.is_dir():
+            return False
+        problem = folder_problem(folder, owners)
+        if problem is not None:
+            logger.debug("kernel cache folder not used: %s", problem)
+            return False
+        self._trusted_folders.add(folder)
+        return True
 
     def rebuild(self, source: str, path: Path, reason: str) -> Path:
         """Produces again an entry whose file matches its record but does not work (written by
@@ -164,7 +201,7 @@ class KernelCache:
     def _entry(self, source: str) -> Entry:
         key, digests = cache_key({"source": source, **self.identity()})
         logger.debug("kernel cache key %s (%s)", key, digests)
-        return Entry(self.cache_dir, key, self.suffix)
+        return Entry(self.cache_dir, key, self.suffix, frozenset({user()}))
 
     def _replace(self, source: str, entry: Entry, damage: DamagedEntry) -> Path:
         try:
@@ -181,10 +218,13 @@ class KernelCache:
 
     def _produce(self, source: str, entry: Entry) -> Path:
         try:
-            self.cache_dir.mkdir(parents=True, exist_ok=True)
+            make_private_folder(entry.folder)
         except OSError as error:
-            message = f"cannot create the kernel cache {self.cache_dir}: {error}"
+            message = f"cannot create the kernel cache {entry.folder}: {error}"
             raise CompileError(message) from error
+        if not self._trusted(entry.folder, entry.owners):
+            problem = folder_problem(entry.folder, entry.owners)
+            raise CompileError(f"the kernel cache folder is refused: {problem}")
         start = time.perf_counter()
         try:
             with tempfile.TemporaryDirectory(dir=self.cache_dir, prefix=".build-") as scratch:
@@ -198,6 +238,10 @@ class KernelCache:
             self.compile_seconds += time.perf_counter() - start
         self.compiled += 1
         self.made_here.add(target)
+        cache_usage.count(self.cache_dir, misses=1)
+        budget = folder_budget(self.policy.size_limit)
+        if budget:
+            evict(entry.folder, budget, keep=entry.key)
         return target
 
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from legate_fuse.backend import fast_math
+from legate_fuse.backend.cache_folders import CachePolicy
 from legate_fuse.backend.compiler import (
     C_FORMAT,
     FLAGS,
@@ -35,10 +36,12 @@ def c_producer(compiler: str, flags: Sequence[str] = FLAGS,
 
 def KernelCompiler(cache_dir: Path, compiler: str = "cc",
                    warn: Callable[[str], None] = logger.warning,
-                   math: str = "exact") -> KernelCache:
+                   math: str = "exact", policy: CachePolicy | None = None) -> KernelCache:
     """The cache of CPU kernels: C compiled with the system compiler into shared objects. Each
     source is keyed and compiled with its prelude: in exact `math`, which vector forms it may
-    use here, and their tables (vector_math.kernel_prelude); in fast, libmvec's functions."""
+    use here, and their tables (vector_math.kernel_prelude); in fast, libmvec's functions.
+    `policy` bounds the cache and names a site's read-only cache (cache_folders.py)."""
+    policy = policy or CachePolicy()
     fast = math == "fast"
     flags = FLAGS + fast_math.FLAGS if fast else FLAGS
     libraries = fast_math.LIBRARIES + LIBRARIES if fast else LIBRARIES
@@ -51,8 +54,9 @@ def KernelCompiler(cache_dir: Path, compiler: str = "cc",
     def prepare(source: str, may_check: bool) -> str | None:
         if fast:
             return fast_math.prelude() + source
-        prelude = kernel_prelude(source, Path(cache_dir), compiler, warn, may_check)
+        prelude = kernel_prelude(source, Path(cache_dir), compiler, warn, may_check, policy)
         return None if prelude is None else prelude + source
 
     return KernelCache(Path(cache_dir), ".so", identity,
-                       c_producer(compiler, flags, libraries), warn, prepare=prepare)
+                       c_producer(compiler, flags, libraries), warn, prepare=prepare,
+                       policy=policy)

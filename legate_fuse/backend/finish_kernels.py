@@ -23,10 +23,12 @@ import signal
 import sys
 import tempfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from legate_fuse.backend.background import Job, SpawnedBuilder, spawn_idle
+from legate_fuse.backend.cache_folders import CachePolicy
+from legate_fuse.backend.cache_safety import make_private_folder
 
 PREFIX = ".unbuilt-"  # kernels handed over at a program's exit
 JOB_PREFIX = ".job-"  # a kernel a builder builds while its program runs
@@ -41,6 +43,7 @@ class BuildSettings:
     compiler: str
     math: str
     gpu_arch: int | None
+    policy: CachePolicy = field(default_factory=CachePolicy)
 
 
 def start_builder(job: Job, settings: BuildSettings) -> SpawnedBuilder:
@@ -60,9 +63,13 @@ def hand_over(jobs: Sequence[Job], settings: BuildSettings) -> None:
 
 
 def write_work(jobs: Sequence[Job], settings: BuildSettings, prefix: str) -> Path:
-    settings.cache_dir.mkdir(parents=True, exist_ok=True)
+    make_private_folder(settings.cache_dir)
+    policy = settings.policy
     work = {"cache_dir": str(settings.cache_dir), "compiler": settings.compiler,
             "math": settings.math, "gpu_arch": settings.gpu_arch,
+            "size_limit": policy.size_limit,
+            "site": None if policy.site is None else str(policy.site),
+            "site_owners": sorted(policy.site_owners),
             "kernels": [job.sources for job in jobs]}
     # Written under another name, then renamed: a builder at work never reads half a file.
     descriptor, partial = tempfile.mkstemp(prefix=".writing-", suffix=".json",
@@ -89,12 +96,16 @@ def build_all(work_file: Path) -> int:
     try:
         work = json.loads(work_file.read_text())
         cache_dir = Path(work["cache_dir"])
-        cpu = KernelCompiler(cache_dir, work["compiler"], lambda message: None, work["math"])
+        policy = CachePolicy(work["size_limit"], None if work["site"] is None
+                             else Path(work["site"]), frozenset(work["site_owners"]))
+        cpu = KernelCompiler(cache_dir, work["compiler"], lambda message: None, work["math"],
+                             policy)
         gpu = None
         if work["gpu_arch"] is not None:
             from legate_fuse.backend.nvrtc import PtxCompiler
 
-            gpu = PtxCompiler(cache_dir, work["gpu_arch"], warn=lambda message: None)
+            gpu = PtxCompiler(cache_dir, work["gpu_arch"], warn=lambda message: None,
+                              policy=policy)
         built = 0
         for sources in work["kernels"]:
             if not cache_dir.is_dir():
@@ -118,7 +129,7 @@ def finish(work_file: Path) -> None:
     leave a builder each, all waiting for an idle core). A builder that finds another at work
     leaves its file to that one, which looks for new files before it stops."""
     folder = work_file.parent
-    with open(folder / LOCK, "w") as lock:
+    with os.fdopen(os.open(folder / LOCK, os.O_WRONLY | os.O_CREAT, 0o600), "w") as lock:
         while any(folder.glob(f"{PREFIX}*.json")):
             try:
                 fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -15,6 +15,7 @@ from typing import Any
 from legate_fuse import _core, _tasks, unfused
 from legate_fuse.backend import finish_kernels, kernel_threads
 from legate_fuse.backend.background import Job, KernelJobs
+from legate_fuse.backend.cache_folders import cache_policy, kernel_folder
 from legate_fuse.backend.compiler import CompileError, KernelCache
 from legate_fuse.backend.cpu_kernels import KernelCompiler
 from legate_fuse.backend.launch import build_fused_task
@@ -264,23 +265,27 @@ def _describe(error: BaseException) -> str:
 def make_fuser(stats: Stats, config: Config, runtime: Callable[[], Any],
                warn: Callable[[str], None], packed_futures: PackedFutures,
                clock: StageClock | None = None, timer: TaskTimer | None = None) -> Fuser:
-    kernels = Path(config.cache_dir) / "kernels"
+    kernels, kept = kernel_folder(config.cache_dir, warn)
+    policy = cache_policy(config.cache_size, config.cache_readonly, warn)
     stats.kernel_threads = kernel_threads.apply(config.kernel_threads)
-    cpu = KernelCompiler(kernels, config.c_compiler, warn, config.math)
+    cpu = KernelCompiler(kernels, config.c_compiler, warn, config.math, policy)
     gpu, gpu_arch = None, None
     if machine_has_gpus():
         from legate_fuse.backend.nvrtc import DEFAULT_ARCH, PtxCompiler
 
         gpu_arch = _tasks.cuda_device_arch() or DEFAULT_ARCH
-        gpu = PtxCompiler(kernels, gpu_arch, warn=warn)
+        gpu = PtxCompiler(kernels, gpu_arch, warn=warn, policy=policy)
     fuser = Fuser(stats, cpu, gpu, runtime, warn, packed_futures,
                   "kernels" in config.log_topics, clock, timer)
     # Over several processes, every rank must launch the same tasks: one whose kernel is ready
     # would launch the fused task while another, still compiling, launched the originals.
     if config.compile_mode == "background" and process_count() == 1:
-        settings = finish_kernels.BuildSettings(kernels, config.c_compiler, config.math, gpu_arch)
+        settings = finish_kernels.BuildSettings(kernels, config.c_compiler, config.math, gpu_arch,
+                                                policy)
 
         def hand_over(jobs: list[Job]) -> None:
+            if not kept:
+                return  # a folder of the process, deleted at its exit: nothing to build into
             stats.kernels_compiling = len(jobs)
             finish_kernels.hand_over(jobs, settings)
 

@@ -16,6 +16,7 @@ from functools import cache
 from pathlib import Path
 
 from legate_fuse import _core
+from legate_fuse.backend.cache_folders import CachePolicy
 from legate_fuse.backend.compiler import CompileError, KernelCache, Producer
 
 NVRTC_SONAME = "libnvrtc.so.13"
@@ -57,8 +58,10 @@ def ptx_producer(arch: int, library: str) -> Producer:
 
 
 def PtxCompiler(cache_dir: Path, arch: int = DEFAULT_ARCH, library: str | None = None,
-                warn: Callable[[str], None] = logger.warning) -> KernelCache:
-    """The cache of GPU kernels for one architecture (`warn` reports a damaged entry)."""
+                warn: Callable[[str], None] = logger.warning,
+                policy: CachePolicy | None = None) -> KernelCache:
+    """The cache of GPU kernels for one architecture (`warn` reports a damaged entry; `policy`
+    bounds the cache and names a site's read-only cache)."""
     nvrtc = library or find_nvrtc()
 
     def identity() -> dict[str, str]:
@@ -69,4 +72,5 @@ def PtxCompiler(cache_dir: Path, arch: int = DEFAULT_ARCH, library: str | None =
         return {"compiler": f"nvrtc {version}", "flags": " ".join(options(arch)),
                 "machine": f"sm_{arch}", "format": CUDA_FORMAT}
 
-    return KernelCache(Path(cache_dir), ".ptx", identity, ptx_producer(arch, nvrtc), warn)
+    return KernelCache(Path(cache_dir), ".ptx", identity, ptx_producer(arch, nvrtc), warn,
+                       policy=policy or CachePolicy())

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from legate_fuse import _core
 from legate_fuse.backend import libm_tables
+from legate_fuse.backend.cache_folders import CachePolicy
 from legate_fuse.backend.compiler import (
     C_FORMAT,
     FLAGS,
@@ -107,7 +108,8 @@ _verdicts: dict[tuple[str, Path, str], bool] = {}
 
 def vector_form_available(function: str, cache_dir: Path, compiler: str,
                           warn: Callable[[str], None] = logger.warning,
-                          may_check: bool = True) -> bool | None:
+                          may_check: bool = True,
+                          policy: CachePolicy | None = None) -> bool | None:
     """The cached verdict of the check program of `function`'s vector form for this compiler
     (False if it cannot run, or the C library lacks the function's table); `warn` reports a
     damaged verdict in the cache. With `may_check` False: None where the check has not run
@@ -126,7 +128,8 @@ def vector_form_available(function: str, cache_dir: Path, compiler: str,
                 "machine": machine_identity(), "c_library": c_library_identity(),
                 "format": C_FORMAT}
 
-    verdicts = KernelCache(Path(cache_dir), ".verdict", identity, check_producer(compiler), warn)
+    verdicts = KernelCache(Path(cache_dir), ".verdict", identity, check_producer(compiler), warn,
+                           policy=policy or CachePolicy())
     source = preamble(function) + _core.vector_math_check_program(function)
     try:
         if not may_check:
@@ -156,7 +159,7 @@ def used_functions(source: str) -> tuple[str, ...]:
 
 def kernel_prelude(source: str, cache_dir: Path, compiler: str,
                    warn: Callable[[str], None] = logger.warning,
-                   may_check: bool = True) -> str | None:
+                   may_check: bool = True, policy: CachePolicy | None = None) -> str | None:
     """What a CPU kernel's source is compiled with in front of it: for each function whose
     vector form it calls, whether the form may be used (its check's verdict, run now if no
     kernel needed it before) and, where it may, the C library's table it reads. A kernel that
@@ -164,7 +167,8 @@ def kernel_prelude(source: str, cache_dir: Path, compiler: str,
     a check would have to run first."""
     prelude = []
     for function in used_functions(source):
-        available = vector_form_available(function, Path(cache_dir), compiler, warn, may_check)
+        available = vector_form_available(function, Path(cache_dir), compiler, warn, may_check,
+                                          policy)
         if available is None:
             return None
         prelude.append(f"#define LF_VECTOR_{function.upper()} {int(available)}\n")

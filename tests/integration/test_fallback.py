@@ -113,12 +113,25 @@ def test_unwritable_cache_falls_back(tmp_path: Path) -> None:
     assert len(warnings) == 1 and "kernel cache" in warnings[0]
 
 
+def test_a_cache_others_may_write_is_refused_and_the_program_still_fuses(tmp_path: Path
+                                                                        ) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o777)  # anyone may rename what is in it: no sticky bit
+    report, warnings = run_program(LEGATE_FUSE_CACHE_DIR=str(shared))
+    assert_correct(report)
+    assert len(warnings) == 1 and str(shared) in warnings[0] and "refused" in warnings[0]
+    stats = report["stats"]
+    assert isinstance(stats, dict) and stats["fused_launches"] >= 3
+    assert list(shared.iterdir()) == []  # nothing written where it was refused
+
+
 @pytest.fixture(scope="module")
 def filled_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A cache the program filled (copy it before damaging it)."""
     cache = tmp_path_factory.mktemp("filled")
     run_program(LEGATE_FUSE_CACHE_DIR=str(cache))
-    assert list((cache / "kernels").glob("*.so"))
+    assert list((cache / "kernels").glob("*/*.so"))
     return cache
 
 
@@ -138,11 +151,11 @@ def assert_as_unfused(report: dict[str, object], unfused_total: float) -> None:
 
 
 def kernel_files(cache: Path) -> list[Path]:
-    return sorted((cache / "kernels").glob("*.so"))
+    return sorted((cache / "kernels").glob("*/*.so"))
 
 
 def kernel_records(cache: Path) -> list[Path]:
-    return sorted((cache / "kernels").glob("*.so.record"))
+    return sorted((cache / "kernels").glob("*/*.so.record"))
 
 
 def overwrite_code(path: Path) -> None:

@@ -32,12 +32,12 @@ def cache_at(tmp_path: Path, warnings: list[str], producer: Callable[[str, Path]
 
 
 def the_record(tmp_path: Path) -> Path:
-    (record,) = tmp_path.glob(f"*{RECORD_SUFFIX}")
+    (record,) = tmp_path.glob(f"*/*{RECORD_SUFFIX}")
     return record
 
 
 def the_file(tmp_path: Path) -> Path:
-    (path,) = tmp_path.glob("*.so")
+    (path,) = tmp_path.glob("*/*.so")
     return path
 
 
@@ -164,6 +164,6 @@ def test_concurrent_writers_never_see_partial_entries(tmp_path: Path) -> None:
         thread.join()
     assert errors == [] and warnings == []
     assert not list(tmp_path.glob(".build-*"))
-    for record in tmp_path.glob(f"*{RECORD_SUFFIX}"):
+    for record in tmp_path.glob(f"*/*{RECORD_SUFFIX}"):
         key = record.name.split(".")[0]
         assert Entry(tmp_path, key, ".so").find() is not None  # consistent with its file

@@ -177,3 +177,17 @@ def test_math_is_exact_by_default_and_fast_on_request() -> None:
     assert settings.load({"LEGATE_FUSE_MATH": "fast"}).math == "fast"
     with pytest.raises(settings.SettingError, match="LEGATE_FUSE_MATH"):
         settings.load({"LEGATE_FUSE_MATH": "quick"})
+
+
+@pytest.mark.parametrize(("raw", "size"), [("1G", 1 << 30), ("500M", 500 << 20), ("0", 0),
+                                           ("4096", 4096), ("2GiB", 2 << 30), ("64 kb", 65536),
+                                           ("1.5g", 3 << 29)])
+def test_the_cache_size_takes_binary_units(raw: str, size: int) -> None:
+    assert settings.load({}).cache_size == 1 << 30
+    assert settings.load({"LEGATE_FUSE_CACHE_SIZE": raw}).cache_size == size
+
+
+@pytest.mark.parametrize("raw", ["big", "-1", "G", "1x", "nan"])
+def test_a_cache_size_it_does_not_accept_is_an_error(raw: str) -> None:
+    with pytest.raises(settings.SettingError, match=r"LEGATE_FUSE_CACHE_SIZE.*e\.g\. 1G"):
+        settings.load({"LEGATE_FUSE_CACHE_SIZE": raw})

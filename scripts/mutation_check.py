@@ -1401,12 +1401,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/unit/test_cache_safety.py::test_an_entry_others_may_write_is_not_loaded",),
         "each entry's owner and mode are checked on the file that is then loaded"),
     Mutation(
-        "cache-folders-private", "legate_fuse/backend/cache_safety.py",
-        "        os.chmod(path, 0o700)",
-        "        pass",
-        ("tests/unit/test_cache_safety.py::test_folders_and_files_are_private_whatever_the_umask",),
-        "the cache's folders are created mode 700 whatever the umask"),
-    Mutation(
         "cache-files-private", "legate_fuse/backend/cache_entry.py",
         "        os.chmod(produced, 0o600)\n",
         "        pass\n",

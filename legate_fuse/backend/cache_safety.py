@@ -20,6 +20,7 @@ Paths are checked as the system resolves them (symbolic links followed, as OpenS
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from pathlib import Path
@@ -90,15 +91,14 @@ def ancestors_problem(folder: Path, owners: frozenset[int]) -> str | None:
 
 def make_private_folder(folder: Path) -> None:
     """Creates `folder` and any folder missing above it, each readable and writable by the user
-    alone (mode 700, whatever the umask); folders already there are left as they are."""
+    alone (mode 700: a umask only takes bits away); folders already there are left as they
+    are."""
     missing = []
     for path in (folder, *folder.parents):
         if path.is_dir():
             break
         missing.append(path)
     for path in reversed(missing):
-        try:
+        # (Made by another process meanwhile: checked as any folder is.)
+        with contextlib.suppress(FileExistsError):
             os.mkdir(path, 0o700)
-        except FileExistsError:
-            continue  # made by another process meanwhile: checked as any folder is
-        os.chmod(path, 0o700)  # the umask may have taken bits away; it never adds any

@@ -133,15 +133,21 @@ def test_an_entry_others_may_write_is_not_loaded(tmp_path: Path) -> None:
     assert len(warnings) == 1 and "may write it" in warnings[0]
 
 
-@needs_root
-def test_a_sites_read_only_cache_is_read_and_never_written(tmp_path: Path) -> None:
-    # The administrator's cache, prepared by a program run, then owned by them.
+def site_cache(tmp_path: Path) -> Path:
+    """A site's cache as its administrator prepares it: filled by a program run, then owned by
+    them and readable by all, long ago (a use now would show in its files' times)."""
     site = tmp_path / "site"
     cache_at(site / "kernels", []).build("prepared")
     for path in [site, *site.rglob("*")]:
         os.chown(path, ANOTHER_USER, ANOTHER_USER)
         path.chmod(0o755 if path.is_dir() else 0o644)
-        os.utime(path, (1e9, 1e9))  # prepared long ago: a use now would show
+        os.utime(path, (1e9, 1e9))
+    return site
+
+
+@needs_root
+def test_a_sites_read_only_cache_is_read_and_never_written(tmp_path: Path) -> None:
+    site = site_cache(tmp_path)
     before = {p: (p.stat().st_mtime_ns, p.stat().st_size) for p in site.rglob("*")}
     warnings: list[str] = []
     policy = cache_policy(1 << 30, str(site), warnings.append)
@@ -158,10 +164,7 @@ def test_a_sites_read_only_cache_is_read_and_never_written(tmp_path: Path) -> No
 
 @needs_root
 def test_a_read_only_cache_others_may_write_is_not_used(tmp_path: Path) -> None:
-    site = tmp_path / "site"
-    cache_at(site / "kernels", []).build("prepared")
-    for path in [site, *site.rglob("*")]:
-        os.chown(path, ANOTHER_USER, ANOTHER_USER)
+    site = site_cache(tmp_path)
     (site / "kernels").chmod(0o775)
     warnings: list[str] = []
     policy = cache_policy(1 << 30, str(site), warnings.append)

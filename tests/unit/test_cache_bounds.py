@@ -110,3 +110,18 @@ def test_the_cache_command_reports_and_clears(tmp_path: Path) -> None:
     assert "cleared" in command("--clear")
     assert not any(kernels.glob("*/*")) and cache_usage.read(kernels) == {"hits": 0, "misses": 0}
     assert "entries: 0" in command() and "no lookups counted yet" in command()
+
+
+def test_the_cache_command_says_why_a_folder_is_refused(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    (shared / "kernels").mkdir(parents=True)
+    shared.chmod(0o777)
+    result = subprocess.run([sys.executable, "-m", "legate_fuse", "cache", "--clear"],
+                            env={**os.environ, "LEGATE_FUSE_CACHE_DIR": str(shared)},
+                            capture_output=True, text=True, check=True, timeout=60)
+    assert "not cleared" in result.stdout and "may be written by group or others" \
+        in result.stdout
+    report = subprocess.run([sys.executable, "-m", "legate_fuse", "cache"],
+                            env={**os.environ, "LEGATE_FUSE_CACHE_DIR": str(shared)},
+                            capture_output=True, text=True, check=True, timeout=60).stdout
+    assert "refused, another user could write it" in report

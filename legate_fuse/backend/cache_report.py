@@ -7,14 +7,13 @@ compiled core is loaded.
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
 from collections import Counter
 from pathlib import Path
 
 from legate_fuse.backend import cache_usage
 from legate_fuse.backend.cache_entry import RECORD_SUFFIX
-from legate_fuse.backend.cache_eviction import FOLDERS
+from legate_fuse.backend.cache_eviction import FOLDERS, stored_files
 from legate_fuse.backend.cache_safety import folder_problem, user
 
 # What an entry's record is the record of, by its suffix.
@@ -30,14 +29,11 @@ def contents(kernels: Path) -> tuple[Counter[str], int]:
     kinds: Counter[str] = Counter()
     size = 0
     for folder in entry_folders(kernels):
-        with contextlib.suppress(OSError), os.scandir(folder) as listing:
-            for item in listing:
-                with contextlib.suppress(OSError):
-                    if item.is_file(follow_symlinks=False):
-                        size += item.stat(follow_symlinks=False).st_size
-                        if item.name.endswith(RECORD_SUFFIX):
-                            kind = item.name[:-len(RECORD_SUFFIX)].split(".", 1)[-1]
-                            kinds["." + kind] += 1
+        for files in stored_files(folder).values():
+            size += sum(f.size for f in files)
+            for f in files:
+                if f.path.name.endswith(RECORD_SUFFIX):
+                    kinds["." + f.path.name[:-len(RECORD_SUFFIX)].split(".", 1)[-1]] += 1
     return kinds, size
 
 

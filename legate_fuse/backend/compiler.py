@@ -32,7 +32,7 @@ from legate_fuse.backend import cache_usage
 from legate_fuse.backend.cache_entry import DamagedEntry, Entry
 from legate_fuse.backend.cache_eviction import evict, folder_budget
 from legate_fuse.backend.cache_folders import CachePolicy
-from legate_fuse.backend.cache_safety import folder_problem, make_private_folder, user
+from legate_fuse.backend.cache_safety import folder_problem, make_private_folder
 
 logger = logging.getLogger("legate_fuse")
 
@@ -201,7 +201,7 @@ class KernelCache:
     def _entry(self, source: str) -> Entry:
         key, digests = cache_key({"source": source, **self.identity()})
         logger.debug("kernel cache key %s (%s)", key, digests)
-        return Entry(self.cache_dir, key, self.suffix, frozenset({user()}))
+        return Entry(self.cache_dir, key, self.suffix)
 
     def _replace(self, source: str, entry: Entry, damage: DamagedEntry) -> Path:
         try:

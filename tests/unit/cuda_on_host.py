@@ -4,6 +4,10 @@ The kernel's CUDA source is compiled as C++ behind cuda_on_host.h (blocks of rea
 __syncthreads a barrier, atomics the compiler's), with a launcher that takes the kernel's
 parameter as the FUSED task's GPU variant packs it (_core.cuda_launch_parameter) and launches
 as many blocks as the GPU variant does (_core.cuda_blocks), unless told otherwise.
+
+Math functions are the host C library's, or, given libdevice built for the host
+(device_math_on_host.py), the device's own: each C name the kernels call then resolves as CUDA
+resolves it (`exp` of a double to `__nv_exp`, of a float to `__nv_expf`, `expf` to `__nv_expf`).
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from cffi import FFI
 from legate_fuse import _core
 from legate_fuse.backend.compiler import CompileError, KernelCache, run_tool
 from legate_fuse.plan.kernel_spec import KernelSpec
+
+from .device_math_on_host import FUNCTIONS, DeviceMath
 
 HEADER = Path(__file__).with_name("cuda_on_host.h")
 FLAGS = ("-std=c++20", "-O1", "-pthread", "-fPIC", "-shared", "-ffp-contract=off",
@@ -35,19 +41,43 @@ ffi = FFI()
 ffi.cdef("void lf_host_launch(long long blocks, const void* parameter, unsigned long size);")
 
 
-def produce(source: str, output: Path) -> None:
-    """Compiles a CUDA kernel's source, behind the header and before the launcher, for the
-    host."""
-    cpp = output.with_suffix(".cc")
-    cpp.write_text(source)
-    command = ["c++", *FLAGS, "-include", str(HEADER), "-o", str(output), str(cpp), "-lm"]
-    result = run_tool(command)
-    if result.returncode != 0:
-        raise CompileError(f"{' '.join(command)} failed:\n{result.stderr.strip()}")
+def device_math_header() -> str:
+    """The kernel's math names bound to libdevice's functions, with CUDA's C++ overloads."""
+    lines = []
+    for name, arity in FUNCTIONS.items():
+        for c_type, suffix in (("double", ""), ("float", "f")):
+            parameters = ", ".join(f"{c_type} x{i}" for i in range(arity))
+            arguments = ", ".join(f"x{i}" for i in range(arity))
+            lines += [f'extern "C" {c_type} __nv_{name}{suffix}({parameters});',
+                      f"static inline {c_type} lf_device_{name}({parameters}) "
+                      f"{{ return __nv_{name}{suffix}({arguments}); }}"]
+        lines += [f"#define {name} lf_device_{name}", f"#define {name}f __nv_{name}f"]
+    return "\n".join(lines) + "\n"
 
 
-def host_compiler(cache_dir: Path) -> KernelCache:
+def host_compiler(cache_dir: Path, device_math: DeviceMath | None = None) -> KernelCache:
+    """Kernels for the host, with the host's math functions or, given `device_math`, the
+    device's."""
     header = HEADER.read_text()
+    extra: list[str] = []
+    if device_math is not None:
+        math_header = cache_dir / "device_math.h"
+        math_header.write_text(device_math_header())
+        header += math_header.read_text()
+        folder = device_math.library.parent
+        extra = ["-include", str(math_header), f"-Wl,-rpath,{folder}", f"-L{folder}",
+                 f"-l:{device_math.library.name}"]
+
+    def produce(source: str, output: Path) -> None:
+        """Compiles a CUDA kernel's source, behind the header(s) and before the launcher."""
+        cpp = output.with_suffix(".cc")
+        cpp.write_text(source)
+        command = ["c++", *FLAGS, "-include", str(HEADER), "-o", str(output), str(cpp),
+                   *extra, "-lm"]
+        result = run_tool(command)
+        if result.returncode != 0:
+            raise CompileError(f"{' '.join(command)} failed:\n{result.stderr.strip()}")
+
     return KernelCache(cache_dir, ".so", lambda: {"header": header, "flags": " ".join(FLAGS)},
                        produce)
 

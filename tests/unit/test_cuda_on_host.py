@@ -2,7 +2,8 @@
 of real threads), launched with the parameter the FUSED task's GPU variant packs, on the same
 inputs as the C kernels, bit for bit. Math functions are the host's on both sides, so what is
 compared is the CUDA kernel's own work: its indexing over blocks and threads, strides,
-broadcasts, aliasing, run-time scalars, and its folds (block-wide combines and atomics)."""
+broadcasts, aliasing, run-time scalars, and its folds (block-wide combines and atomics). The
+device's own math functions are tested in test_device_math_on_host.py."""
 
 from __future__ import annotations
 

@@ -259,8 +259,12 @@ def main() -> None:
         if picked and not args.quick:
             report += (f"\n\nGeometric mean speedup, {label} sizes: "
                        f"{geometric_mean([r.ratio_median for r in picked]):.2f}x")
+    # Settings of the caller's passed on to every run (LEGATE_FUSE_MATH=fast, ...).
+    settings = " ".join(f"{k}={v}" for k, v in sorted(os.environ.items())
+                        if k.startswith("LEGATE_FUSE_"))
     header = (f"# legate-fuse benchmarks\n\n{datetime.now(UTC):%Y-%m-%d %H:%M} UTC; "
-              f"{machine()}; LEGATE_CONFIG: {legate_config()}; {args.repeats} alternating "
+              f"{machine()}; LEGATE_CONFIG: {legate_config()}; "
+              f"{'settings: ' + settings + '; ' if settings else ''}{args.repeats} alternating "
               "off/on pairs after a warm-up of each.\n\n")
     (out / "results.md").write_text(header + report + "\n")
     (out / "results.json").write_text(json.dumps([asdict(r) for r in rows], indent=1))

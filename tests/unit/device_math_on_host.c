@@ -14,7 +14,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#define NAMED(symbol) __asm__(symbol)
+// A host function named as the IR calls the instruction (`symbol`, with dots: an asm label).
+#define INSTRUCTION(type, name, symbol, parameters, ...) \
+  type name parameters __asm__(symbol);                  \
+  type name parameters __VA_ARGS__
 
 static double from_bits(uint64_t bits)
 {
@@ -60,115 +63,81 @@ static int32_t saturated_int(double rounded)
   } while (0)
 
 // Exact arithmetic in the rounding mode the name says.
-double add_rn_d(double a, double b) NAMED("lf_nvvm_add.rn.d");
-double add_rn_d(double a, double b) { return a + b; }
-float add_rn_f(float a, float b) NAMED("lf_nvvm_add.rn.f");
-float add_rn_f(float a, float b) { return a + b; }
-double add_rz_d(double a, double b) NAMED("lf_nvvm_add.rz.d");
-double add_rz_d(double a, double b) { WITH_ROUNDING(FE_TOWARDZERO, double, a + b); }
-float add_rz_f(float a, float b) NAMED("lf_nvvm_add.rz.f");
-float add_rz_f(float a, float b) { WITH_ROUNDING(FE_TOWARDZERO, float, a + b); }
-float sub_rn_f32(float a, float b) NAMED("lf_ptx_sub.rn.f32");
-float sub_rn_f32(float a, float b) { return a - b; }
-double mul_rn_d(double a, double b) NAMED("lf_nvvm_mul.rn.d");
-double mul_rn_d(double a, double b) { return a * b; }
-float mul_rn_f(float a, float b) NAMED("lf_nvvm_mul.rn.f");
-float mul_rn_f(float a, float b) { return a * b; }
-float div_rn_f(float a, float b) NAMED("lf_nvvm_div.rn.f");
-float div_rn_f(float a, float b) { return a / b; }
-double fma_rn_d(double a, double b, double c) NAMED("lf_nvvm_fma.rn.d");
-double fma_rn_d(double a, double b, double c) { return fma(a, b, c); }
-float fma_rn_f(float a, float b, float c) NAMED("lf_nvvm_fma.rn.f");
-float fma_rn_f(float a, float b, float c) { return fmaf(a, b, c); }
-float fma_rm_f(float a, float b, float c) NAMED("lf_nvvm_fma.rm.f");
-float fma_rm_f(float a, float b, float c) { WITH_ROUNDING(FE_DOWNWARD, float, fmaf(a, b, c)); }
-float fma_rz_f(float a, float b, float c) NAMED("lf_nvvm_fma.rz.f");
-float fma_rz_f(float a, float b, float c) { WITH_ROUNDING(FE_TOWARDZERO, float, fmaf(a, b, c)); }
-double sqrt_rn_d(double a) NAMED("lf_nvvm_sqrt.rn.d");
-double sqrt_rn_d(double a) { return sqrt(a); }
-float sqrt_rn_f(float a) NAMED("lf_nvvm_sqrt.rn.f");
-float sqrt_rn_f(float a) { return sqrtf(a); }
+INSTRUCTION(double, add_rn_d, "lf_nvvm_add.rn.d", (double a, double b), { return a + b; })
+INSTRUCTION(float, add_rn_f, "lf_nvvm_add.rn.f", (float a, float b), { return a + b; })
+INSTRUCTION(double, add_rz_d, "lf_nvvm_add.rz.d", (double a, double b),
+            { WITH_ROUNDING(FE_TOWARDZERO, double, a + b); })
+INSTRUCTION(float, add_rz_f, "lf_nvvm_add.rz.f", (float a, float b),
+            { WITH_ROUNDING(FE_TOWARDZERO, float, a + b); })
+INSTRUCTION(float, sub_rn_f32, "lf_ptx_sub.rn.f32", (float a, float b), { return a - b; })
+INSTRUCTION(double, mul_rn_d, "lf_nvvm_mul.rn.d", (double a, double b), { return a * b; })
+INSTRUCTION(float, mul_rn_f, "lf_nvvm_mul.rn.f", (float a, float b), { return a * b; })
+INSTRUCTION(float, div_rn_f, "lf_nvvm_div.rn.f", (float a, float b), { return a / b; })
+INSTRUCTION(double, fma_rn_d, "lf_nvvm_fma.rn.d", (double a, double b, double c),
+            { return fma(a, b, c); })
+INSTRUCTION(float, fma_rn_f, "lf_nvvm_fma.rn.f", (float a, float b, float c),
+            { return fmaf(a, b, c); })
+INSTRUCTION(float, fma_rm_f, "lf_nvvm_fma.rm.f", (float a, float b, float c),
+            { WITH_ROUNDING(FE_DOWNWARD, float, fmaf(a, b, c)); })
+INSTRUCTION(float, fma_rz_f, "lf_nvvm_fma.rz.f", (float a, float b, float c),
+            { WITH_ROUNDING(FE_TOWARDZERO, float, fmaf(a, b, c)); })
+INSTRUCTION(double, sqrt_rn_d, "lf_nvvm_sqrt.rn.d", (double a), { return sqrt(a); })
+INSTRUCTION(float, sqrt_rn_f, "lf_nvvm_sqrt.rn.f", (float a), { return sqrtf(a); })
 
 // Rounding to integral values (round.d is cvt.rni: to nearest even) and conversions.
-double ceil_d(double a) NAMED("lf_nvvm_ceil.d");
-double ceil_d(double a) { return ceil(a); }
-float ceil_f(float a) NAMED("lf_nvvm_ceil.f");
-float ceil_f(float a) { return ceilf(a); }
-double floor_d(double a) NAMED("lf_nvvm_floor.d");
-double floor_d(double a) { return floor(a); }
-float floor_f(float a) NAMED("lf_nvvm_floor.f");
-float floor_f(float a) { return floorf(a); }
-double trunc_d(double a) NAMED("lf_nvvm_trunc.d");
-double trunc_d(double a) { return trunc(a); }
-float trunc_f(float a) NAMED("lf_nvvm_trunc.f");
-float trunc_f(float a) { return truncf(a); }
-double round_d(double a) NAMED("lf_nvvm_round.d");
-double round_d(double a) { return nearbyint(a); }
-float round_f(float a) NAMED("lf_nvvm_round.f");
-float round_f(float a) { return nearbyintf(a); }
-int32_t d2i_rn(double a) NAMED("lf_nvvm_d2i.rn");
-int32_t d2i_rn(double a) { return saturated_int(nearbyint(a)); }
-int32_t f2i_rn(float a) NAMED("lf_nvvm_f2i.rn");
-int32_t f2i_rn(float a) { return saturated_int(nearbyintf(a)); }
-int32_t f2i_rz(float a) NAMED("lf_nvvm_f2i.rz");
-int32_t f2i_rz(float a) { return saturated_int(truncf(a)); }
+INSTRUCTION(double, ceil_d, "lf_nvvm_ceil.d", (double a), { return ceil(a); })
+INSTRUCTION(float, ceil_f, "lf_nvvm_ceil.f", (float a), { return ceilf(a); })
+INSTRUCTION(double, floor_d, "lf_nvvm_floor.d", (double a), { return floor(a); })
+INSTRUCTION(float, floor_f, "lf_nvvm_floor.f", (float a), { return floorf(a); })
+INSTRUCTION(double, trunc_d, "lf_nvvm_trunc.d", (double a), { return trunc(a); })
+INSTRUCTION(float, trunc_f, "lf_nvvm_trunc.f", (float a), { return truncf(a); })
+INSTRUCTION(double, round_d, "lf_nvvm_round.d", (double a), { return nearbyint(a); })
+INSTRUCTION(float, round_f, "lf_nvvm_round.f", (float a), { return nearbyintf(a); })
+INSTRUCTION(int32_t, d2i_rn, "lf_nvvm_d2i.rn", (double a), { return saturated_int(nearbyint(a)); })
+INSTRUCTION(int32_t, f2i_rn, "lf_nvvm_f2i.rn", (float a), { return saturated_int(nearbyintf(a)); })
+INSTRUCTION(int32_t, f2i_rz, "lf_nvvm_f2i.rz", (float a), { return saturated_int(truncf(a)); })
 
 // Bits of doubles.
-int32_t d2i_hi(double a) NAMED("lf_nvvm_d2i.hi");
-int32_t d2i_hi(double a) { return (int32_t)(bits_of(a) >> 32); }
-int32_t d2i_lo(double a) NAMED("lf_nvvm_d2i.lo");
-int32_t d2i_lo(double a) { return (int32_t)(uint32_t)bits_of(a); }
-double lohi_i2d(int32_t lo, int32_t hi) NAMED("lf_nvvm_lohi.i2d");
-double lohi_i2d(int32_t lo, int32_t hi)
-{
-  return from_bits(((uint64_t)(uint32_t)hi << 32) | (uint32_t)lo);
-}
+INSTRUCTION(int32_t, d2i_hi, "lf_nvvm_d2i.hi", (double a), { return (int32_t)(bits_of(a) >> 32); })
+INSTRUCTION(int32_t, d2i_lo, "lf_nvvm_d2i.lo", (double a),
+            { return (int32_t)(uint32_t)bits_of(a); })
+INSTRUCTION(double, lohi_i2d, "lf_nvvm_lohi.i2d", (int32_t lo, int32_t hi),
+            { return from_bits(((uint64_t)(uint32_t)hi << 32) | (uint32_t)lo); })
 
 // Selections.
-double fabs_f64(double a) NAMED("lf_nvvm_fabs.f64");
-double fabs_f64(double a) { return fabs(a); }
-float fabs_f32(float a) NAMED("lf_nvvm_fabs.f32");
-float fabs_f32(float a) { return fabsf(a); }
+INSTRUCTION(double, fabs_f64, "lf_nvvm_fabs.f64", (double a), { return fabs(a); })
+INSTRUCTION(float, fabs_f32, "lf_nvvm_fabs.f32", (float a), { return fabsf(a); })
 // min.f64: a NaN operand gives the other; -0 is below +0.
-double fmin_d(double a, double b) NAMED("lf_nvvm_fmin.d");
-double fmin_d(double a, double b)
-{
+INSTRUCTION(double, fmin_d, "lf_nvvm_fmin.d", (double a, double b), {
   if (isnan(a)) return b;
   if (isnan(b)) return a;
   if (a == b) return signbit(a) ? a : b;
   return a < b ? a : b;
-}
-float saturate_f(float a) NAMED("lf_nvvm_saturate.f");
-float saturate_f(float a) { return isnan(a) ? 0.0f : a < 0.0f ? 0.0f : a > 1.0f ? 1.0f : a; }
+})
+INSTRUCTION(float, saturate_f, "lf_nvvm_saturate.f", (float a), {
+  return isnan(a) ? 0.0f : a < 0.0f ? 0.0f : a > 1.0f ? 1.0f : a;
+})
 // setp.equ.f64 (equal or unordered), then selp.f64.
-double select_if_equal_or_unordered(double a, double b, double if_so, double if_not)
-    NAMED("lf_ptx_select_if_equal_or_unordered");
-double select_if_equal_or_unordered(double a, double b, double if_so, double if_not)
-{
-  return (a == b || isnan(a) || isnan(b)) ? if_so : if_not;
-}
+INSTRUCTION(double, select_if_equal_or_unordered, "lf_ptx_select_if_equal_or_unordered",
+            (double a, double b, double if_so, double if_not),
+            { return (a == b || isnan(a) || isnan(b)) ? if_so : if_not; })
 
 // Approximate instructions: the exact value, in the instruction's format.
-float ex2_approx_f32(float a) NAMED("lf_nvvm_ex2.approx.f32");
-float ex2_approx_f32(float a) { return exp2f(a); }
-float ex2_approx_ftz_f32(float a) NAMED("lf_nvvm_ex2.approx.ftz.f32");
-float ex2_approx_ftz_f32(float a) { return flushed(exp2f(flushed(a))); }
-float lg2_approx_f(float a) NAMED("lf_nvvm_lg2.approx.f");
-float lg2_approx_f(float a) { return log2f(a); }
-float lg2_approx_ftz_f(float a) NAMED("lf_nvvm_lg2.approx.ftz.f");
-float lg2_approx_ftz_f(float a) { return flushed(log2f(flushed(a))); }
-float rcp_approx_ftz_f32(float a) NAMED("lf_ptx_rcp.approx.ftz.f32");
-float rcp_approx_ftz_f32(float a) { return flushed(1.0f / flushed(a)); }
-float div_approx_f(float a, float b) NAMED("lf_nvvm_div.approx.f");
-float div_approx_f(float a, float b) { return a * (1.0f / b); }
-float div_approx_ftz_f(float a, float b) NAMED("lf_nvvm_div.approx.ftz.f");
-float div_approx_ftz_f(float a, float b) { return flushed(flushed(a) * (1.0f / flushed(b))); }
-float rsqrt_approx_ftz_f(float a) NAMED("lf_nvvm_rsqrt.approx.ftz.f");
-float rsqrt_approx_ftz_f(float a) { return flushed(1.0f / sqrtf(flushed(a))); }
-double rcp_approx_ftz_d(double a) NAMED("lf_nvvm_rcp.approx.ftz.d");
-double rcp_approx_ftz_d(double a) { return high_word(1.0 / high_word(flushed_double(a))); }
-double rsqrt_approx_ftz_f64(double a) NAMED("lf_ptx_rsqrt.approx.ftz.f64");
-double rsqrt_approx_ftz_f64(double a)
-{
-  return high_word(1.0 / sqrt(high_word(flushed_double(a))));
-}
+INSTRUCTION(float, ex2_approx_f32, "lf_nvvm_ex2.approx.f32", (float a), { return exp2f(a); })
+INSTRUCTION(float, ex2_approx_ftz_f32, "lf_nvvm_ex2.approx.ftz.f32", (float a),
+            { return flushed(exp2f(flushed(a))); })
+INSTRUCTION(float, lg2_approx_f, "lf_nvvm_lg2.approx.f", (float a), { return log2f(a); })
+INSTRUCTION(float, lg2_approx_ftz_f, "lf_nvvm_lg2.approx.ftz.f", (float a),
+            { return flushed(log2f(flushed(a))); })
+INSTRUCTION(float, rcp_approx_ftz_f32, "lf_ptx_rcp.approx.ftz.f32", (float a),
+            { return flushed(1.0f / flushed(a)); })
+INSTRUCTION(float, div_approx_f, "lf_nvvm_div.approx.f", (float a, float b),
+            { return a * (1.0f / b); })
+INSTRUCTION(float, div_approx_ftz_f, "lf_nvvm_div.approx.ftz.f", (float a, float b),
+            { return flushed(flushed(a) * (1.0f / flushed(b))); })
+INSTRUCTION(float, rsqrt_approx_ftz_f, "lf_nvvm_rsqrt.approx.ftz.f", (float a),
+            { return flushed(1.0f / sqrtf(flushed(a))); })
+INSTRUCTION(double, rcp_approx_ftz_d, "lf_nvvm_rcp.approx.ftz.d", (double a),
+            { return high_word(1.0 / high_word(flushed_double(a))); })
+INSTRUCTION(double, rsqrt_approx_ftz_f64, "lf_ptx_rsqrt.approx.ftz.f64", (double a),
+            { return high_word(1.0 / sqrt(high_word(flushed_double(a)))); })

@@ -141,7 +141,7 @@ def installed_version(distribution: str) -> str | None:
     """The version of an installed distribution, from its `<name>-<version>.dist-info` folder
     on sys.path (the first, as the import system finds packages). Not importlib.metadata:
     importing it (it brings the email, zipfile and csv modules) and scanning every
-    distribution's metadata cost about 6 MiB of peak memory, in every fused program."""
+    distribution's metadata cost about 1.8 MiB of peak memory in every fused program."""
     prefix = distribution.replace("-", "_").lower() + "-"
     for folder in sys.path:
         try:

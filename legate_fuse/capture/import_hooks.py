@@ -25,7 +25,7 @@ PostImportCallback = Callable[[ModuleType], None]
 
 class PostImportFinder:
     """A meta-path finder (the import system needs only its find_spec; importlib.abc's base
-    class would import importlib.resources, tempfile and shutil, 2 MiB and 12 ms at start)."""
+    class would import importlib.resources and what it imports: 0.5 MiB and 12 ms at start)."""
 
     def __init__(self) -> None:
         self._callbacks: dict[str, list[PostImportCallback]] = {}

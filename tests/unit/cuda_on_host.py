@@ -63,7 +63,7 @@ def host_compiler(cache_dir: Path, device_math: DeviceMath | None = None) -> Ker
     if device_math is not None:
         math_header = cache_dir / "device_math.h"
         math_header.write_text(device_math_header())
-        header += math_header.read_text()
+        header += device_math_header()
         folder = device_math.library.parent
         extra = ["-include", str(math_header), f"-Wl,-rpath,{folder}", f"-L{folder}",
                  f"-l:{device_math.library.name}"]

@@ -28,18 +28,19 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from legate_fuse.backend import fast_math
+
 STUBS = Path(__file__).with_name("device_math_on_host.c")
 # The answers NVRTC gives `__nvvm_reflect` for a kernel built as legate_fuse builds them.
 REFLECT = {"__CUDA_FTZ": 0, "__CUDA_PREC_SQRT": 1, "__CUDA_ARCH": 800}
 APPROXIMATE = ("ex2.approx", "lg2.approx", "rcp.approx", "rsqrt.approx", "sqrt.approx",
                "sin.approx", "cos.approx", "tanh.approx", "div.approx")
 # The C library functions the generated kernels call (their float32 variants end in `f`), with
-# their number of arguments: the libdevice function of each is `__nv_<name>`.
-FUNCTIONS = {name: 1 for name in (
-    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan", "asin", "acos",
-    "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "cbrt", "sqrt", "fabs", "floor",
-    "ceil", "trunc", "rint", "round")}
-FUNCTIONS.update({"pow": 2, "atan2": 2, "hypot": 2, "copysign": 2, "fmod": 2, "fma": 3})
+# their number of arguments: the libdevice function of each is `__nv_<name>`. Those fast math
+# may vectorise (fast_math.FUNCTIONS), and the exact ones besides.
+FUNCTIONS = {**fast_math.FUNCTIONS,
+             **{name: 1 for name in ("sqrt", "fabs", "floor", "ceil", "trunc", "rint", "round")},
+             "copysign": 2, "fmod": 2, "fma": 3}
 
 # Inline PTX of more than one instruction, by its first distinguishing words, as IR functions
 # of the call's operands: each is exact integer arithmetic on 32- or 64-bit words.

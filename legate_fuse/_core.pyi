@@ -34,6 +34,8 @@ class Privilege(_Pybind11Enum):
     WRITE: ClassVar[Privilege]  # 1
     READ_WRITE: ClassVar[Privilege]  # 2
     REDUCE: ClassVar[Privilege]  # 3
+    READ_WHOLE: ClassVar[Privilege]  # 4
+    WRITE_WHOLE: ClassVar[Privilege]  # 5
 
 class StoreDesc(metaclass=_Pybind11Type):
     @property
@@ -112,6 +114,8 @@ class Group(metaclass=_Pybind11Type):
     def temporaries(self) -> list[int]: ...
     @property
     def args(self) -> list[FusedArg]: ...
+    @property
+    def products(self) -> list[tuple[int, int, int]]: ...
     @property
     def arg_triples(self) -> list[tuple[int, int, int]]:
         """(store, privilege, redop) of each of `args`."""

@@ -18,7 +18,7 @@ from legate_fuse.backend.background import Job, KernelJobs
 from legate_fuse.backend.cache_folders import cache_policy, kernel_folder
 from legate_fuse.backend.compiler import CompileError, KernelCache
 from legate_fuse.backend.cpu_kernels import KernelCompiler
-from legate_fuse.backend.launch import build_fused_task
+from legate_fuse.backend.launch import build_fused_task, runs_one_point
 from legate_fuse.backend.shared_storage import launch_stores
 from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.capture.task_record import TaskRecord
@@ -27,6 +27,7 @@ from legate_fuse.lift import runtime_scalar
 from legate_fuse.lift.base import machine_has_gpus, process_count
 from legate_fuse.plan.kernel_spec import (
     ROLE_INPUT,
+    ROLE_READ_WHOLE,
     FusedKernel,
     KernelSpec,
     UnsupportedGroup,
@@ -115,6 +116,8 @@ class Fuser:
                 kernel = step.kernel
                 if kernel is None:
                     raise UnsupportedGroup(step.kernel_error or "the group has no kernel")
+                if step.products and not runs_one_point():
+                    return unfused.PRODUCT_POINTS
                 if kernel.kernel_id not in self._kernels:  # (a stage only when there is work)
                     with self.clock.stage("kernel"):
                         if not self._register(kernel):
@@ -125,7 +128,7 @@ class Fuser:
                                    for task, index in step.scalar_sources)
                 with self.clock.stage("submit"):
                     task = build_fused_task(self.runtime(), kernel.kernel_id, args, scalars,
-                                            step.provenance)
+                                            step.provenance, step.products)
                     # Submission is the last step that can fail before the task exists.
                     if self.timer is None:
                         task.execute()
@@ -138,7 +141,7 @@ class Fuser:
                 return unfused.KERNEL_FAILED
             # After the try: the task exists now, and must never be run again as originals.
             self.packed_futures.note_results(store for store, role, _ in args
-                                             if role != ROLE_INPUT)
+                                             if role != ROLE_INPUT and role != ROLE_READ_WHOLE)
             self._count(step, bytes_not_allocated)
         return None
 

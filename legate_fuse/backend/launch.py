@@ -6,49 +6,100 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
+import numpy
+
 from legate_fuse.backend import tasks
-from legate_fuse.plan.kernel_spec import ROLE_INPUT, ROLE_OUTPUT, KernelArg
+from legate_fuse.plan.kernel_spec import (
+    ROLE_INPUT,
+    ROLE_OUTPUT,
+    ROLE_PRODUCT,
+    ROLE_READ_WHOLE,
+    KernelArg,
+)
+
+# Where a kernel's array comes from, as the FUSED task's layout says (src/cpp/tasks/fused_task.cc).
+_FROM_INPUT, _FROM_OUTPUT, _FROM_REDUCTION, _FROM_PRODUCT = range(4)
 
 
 def build_fused_task(
     runtime: Any, kernel_id: str, args: Sequence[KernelArg | tuple[Any, int, int]],
-    scalars: bytes, provenance: str,
+    scalars: bytes, provenance: str, products: Sequence[tuple[int, int, int]] = (),
 ) -> Any:
     """The FUSED task, ready to execute: stores deduplicated by the plan, every partitioned
     store aligned with every other (the group's iteration space), the kernel's id (registered
     with `_tasks` by this process) and its run-time scalars as arguments: the same in every
-    process. `runtime` is Legate's own runtime (not the interceptor's proxy)."""
-    align, string_type, scope = _legate_names()
+    process. `runtime` is Legate's own runtime (not the interceptor's proxy). `products`: the
+    matrix-vector products computed before the kernel, as positions in `args` of their result,
+    matrix and vector, which are broadcast (read or written whole: such a task runs as one
+    point)."""
+    align, broadcast, string_type, scope = _legate_names()
     with scope(provenance=provenance):
         task = runtime.create_auto_task(tasks.library(), tasks.FUSED_TASK_ID)
         partitioned = []
+        counts = [0, 0, 0]  # inputs, outputs, reductions so far
+        sources: list[tuple[int, int]] = []  # per argument: its kind of store and index
         for store, role, redop in args:  # (unpacked: plain tuples are accepted too)
-            if role == ROLE_INPUT:
-                variable = task.add_input(store)
-            elif role == ROLE_OUTPUT:
-                variable = task.add_output(store)
+            if role in (ROLE_INPUT, ROLE_READ_WHOLE):
+                variable, kind = task.add_input(store), _FROM_INPUT
+            elif role in (ROLE_OUTPUT, ROLE_PRODUCT):
+                variable, kind = task.add_output(store), _FROM_OUTPUT
             else:
-                variable = task.add_reduction(store, redop)
-            if store.ndim > 0:
+                variable, kind = task.add_reduction(store, redop), _FROM_REDUCTION
+            sources.append((_FROM_PRODUCT if role == ROLE_PRODUCT else kind, counts[kind]))
+            counts[kind] += 1
+            if role in (ROLE_READ_WHOLE, ROLE_PRODUCT):
+                task.add_constraint(broadcast(variable))
+            elif store.ndim > 0:
                 partitioned.append(variable)
         if len(partitioned) > 1:
             task.add_constraint(align(*partitioned))
         task.add_scalar_arg(kernel_id, string_type)
         task.add_scalar_arg(scalars)
+        if products:
+            task.add_scalar_arg(_layout(args, sources, products))
     return task
 
 
+def runs_one_point() -> bool:
+    """Whether a fused task launched now runs as one point: Legate has one CPU to run tasks
+    in the current scope, no other processor, and the program runs in one process. A group
+    with a matrix-vector product is fused only then (lift/products.py)."""
+    from legate.core import TaskTarget, get_machine
+
+    from legate_fuse.lift.base import process_count
+
+    machine = get_machine()
+    return (process_count() == 1 and machine.count(TaskTarget.CPU) == 1
+            and machine.count(TaskTarget.OMP) == 0 and machine.count(TaskTarget.GPU) == 0)
+
+
+def _layout(args: Sequence[KernelArg | tuple[Any, int, int]], sources: list[tuple[int, int]],
+            products: Sequence[tuple[int, int, int]]) -> bytes:
+    """The FUSED task's layout scalar: where each of the kernel's arrays comes from (every
+    argument but those only products read), then each product's matrix and vector (inputs)
+    and result (an output)."""
+    slots = [source for (_, role, _), source in zip(args, sources, strict=True)
+             if role != ROLE_READ_WHOLE]
+    words = [len(slots), *(word for slot in slots for word in slot), len(products)]
+    for result, matrix, vector in products:
+        words += (sources[matrix][1], sources[vector][1], sources[result][1])
+    return numpy.array(words, dtype=numpy.int32).tobytes()
+
+
 @cache
-def _legate_names() -> tuple[Any, Any, Any]:
-    """Legate's own align (not the session's, which looks for variables of recorded tasks; the
-    current one when the session did not replace it), over every partitioned argument at once:
-    one constraint call instead of one per pair; the string type; Legate's own Scope. Looked up
-    once, when the first fused task is built (after Legate is imported and the session's
-    replacements are installed)."""
+def _legate_names() -> tuple[Any, Any, Any, Any]:
+    """Legate's own align and broadcast (not the session's, which look for variables of
+    recorded tasks; the current ones when the session did not replace them), align over every
+    partitioned argument at once: one constraint call instead of one per pair; the string type;
+    Legate's own Scope. Looked up once, when the first fused task is built (after Legate is
+    imported and the session's replacements are installed)."""
     from legate.core import align as current_align
+    from legate.core import broadcast as current_broadcast
     from legate.core import types
 
     from legate_fuse.capture.pending import ORIGINAL_CONSTRAINTS
     from legate_fuse.capture.scopes import legate_scope
 
-    return ORIGINAL_CONSTRAINTS.get("align", current_align), types.string_type, legate_scope()
+    return (ORIGINAL_CONSTRAINTS.get("align", current_align),
+            ORIGINAL_CONSTRAINTS.get("broadcast", current_broadcast), types.string_type,
+            legate_scope())

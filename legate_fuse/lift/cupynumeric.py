@@ -17,6 +17,7 @@ from legate.core import LogicalStore, Scalar
 from legate_fuse import _core
 from legate_fuse.capture import compat
 from legate_fuse.capture.task_record import TaskRecord
+from legate_fuse.lift import products
 from legate_fuse.lift.base import (
     READ,
     REDUCE,
@@ -99,8 +100,7 @@ def lifted_task_ids() -> list[int]:
 
 @cache
 def scalar_limits() -> dict[int, int]:
-    """Task id -> the most scalar arguments a task of that kind can take and be lifted: an
-    element-wise operation's code and its run-time values (see `lift`)."""
+    """Task id -> the most scalar arguments a task of that kind can take and be lifted."""
     c = codes()
     most = {"BINARY_OP": c.binary.values(), "UNARY_OP": c.unary.values()}
     limits = {task_id: 1 + max(_core.runtime_scalar_count(f"{kind}.{name}")
@@ -114,7 +114,6 @@ def scalar_limits() -> dict[int, int]:
 @cache
 def task_names() -> dict[int, str]:
     from cupynumeric.config import CuPyNumericOpCode
-
     return {int(v): k for k, v in CuPyNumericOpCode.__members__.items()}
 
 
@@ -140,8 +139,7 @@ def _scalar_type(record: TaskRecord, index: int) -> str:
 
 
 def _first_runtime_scalar(task_id: int) -> int:
-    """Where a task's run-time values begin among its scalar arguments: after its operation
-    code, but for arange, whose start and step are all it has."""
+    """Where its run-time values begin: after its operation code (arange has none)."""
     return 0 if codes().task_kinds.get(task_id) == "ARANGE" else 1
 
 
@@ -225,7 +223,7 @@ _EXPECTED = {
     "DOT": ((REDUCE, READ, READ),),
     # The array, the mask, the values (broadcast or not), then the array again, written.
     "PUTMASK": ((READ, READ, READ, WRITE),),
-    "ARANGE": ((WRITE,),),
+    "ARANGE": ((WRITE,),), "MATVECMUL": ((REDUCE, READ, READ),),  # (lift/products.py)
 }
 
 
@@ -279,6 +277,8 @@ def lift(record: TaskRecord) -> LiftedTask | None:
     args = _lifted_args(record)
     if args is None or not any(_shape_matches(args, e) for e in _EXPECTED[kind]):
         return None
+    if kind == products.OP:
+        return products.lift_product(record, args)
     scalars = _scalars(record)
     op = _op_name(record, kind, scalars, c)
     if op is None:

@@ -18,11 +18,16 @@ ARG, REGISTER, SCALAR, INDEX = (int(k.value) for k in (
 ROLE_INPUT, ROLE_OUTPUT, ROLE_REDUCTION = (int(r.value) for r in (
     _core.ArgRole.INPUT, _core.ArgRole.OUTPUT, _core.ArgRole.REDUCTION))
 NO_OPERAND = (REGISTER, -1)
+# The fused task's own roles beyond the kernel's: a store only a product reads (whole), and a
+# product's result (an output of the task, computed before the kernel, which reads it).
+ROLE_READ_WHOLE, ROLE_PRODUCT = 3, 4
 
 _ROLE = {
     int(_core.Privilege.READ.value): ROLE_INPUT,
     int(_core.Privilege.WRITE.value): ROLE_OUTPUT,
     int(_core.Privilege.REDUCE.value): ROLE_REDUCTION,
+    int(_core.Privilege.READ_WHOLE.value): ROLE_READ_WHOLE,
+    int(_core.Privilege.WRITE_WHOLE.value): ROLE_PRODUCT,
 }
 
 

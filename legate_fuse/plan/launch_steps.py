@@ -40,6 +40,9 @@ class Step(NamedTuple):
     # Of a fused step: where each of its kernel's run-time scalars comes from, as (task, index
     # of the task's run-time value); read from the window's records at each launch.
     scalar_sources: tuple[tuple[int, int], ...] = ()
+    # Of a fused step: the matrix-vector products its task computes before the kernel, as
+    # positions in `args` of their (result, matrix, vector) (lift/products.py).
+    products: tuple[tuple[int, int, int], ...] = ()
     # Of a step run as built: why each of its tasks was not fused (unfused.py; WINDOW_ENDED
     # where the window ended first, the flush that ended it known only when it runs).
     why_unfused: tuple[str, ...] = ()
@@ -83,9 +86,13 @@ def steps_of(plan: _core.Plan, labels: Sequence[str], tasks: int) -> tuple[Step,
             except UnsupportedGroup as unsupported:
                 kernel, error = None, str(unsupported)
             ops = ", ".join(labels[t] for t in step.tasks)
-            step = step._replace(kernel=kernel, kernel_error=error, args=argument_roles(group),
+            args = argument_roles(group)
+            position = {store: i for i, (store, _, _) in enumerate(args)}
+            step = step._replace(kernel=kernel, kernel_error=error, args=args,
                                  provenance=f"legate_fuse[{ops}]",
-                                 scalar_sources=tuple(group.scalar_sources))
+                                 scalar_sources=tuple(group.scalar_sources),
+                                 products=tuple((position[r], position[m], position[v])
+                                                for r, m, v in group.products))
         steps.append(step)
         ended_before = end_reason
     seen = sorted(t for step in steps for t in (*step.tasks, *step.dead_tasks))

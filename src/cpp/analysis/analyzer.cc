@@ -21,6 +21,7 @@ std::vector<std::int64_t> signature(const ir::Window& window)
     key.push_back(store.shape_class);
     key.push_back(store.dtype_class);
     key.push_back((store.whole ? 1 : 0) | (store.sliced ? 2 : 0));
+    key.push_back(store.unpromoted);
   }
   key.push_back(static_cast<std::int64_t>(window.tasks.size()));
   for (const auto& task : window.tasks) {

@@ -14,7 +14,7 @@ std::int32_t choose_cut(const ir::Window& window, std::int32_t earliest)
   for (std::int32_t t = 0; t < n; ++t) {
     for (const auto& arg : window.tasks[static_cast<std::size_t>(t)].args) {
       const auto& store = window.stores[static_cast<std::size_t>(arg.store)];
-      if (arg.privilege == ir::Privilege::Read || store.root < 0) {
+      if (!ir::produces(arg.privilege) || store.root < 0) {
         continue;
       }
       const auto root = static_cast<std::size_t>(store.root);

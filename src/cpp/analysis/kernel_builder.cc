@@ -23,12 +23,14 @@ std::optional<ArgSpec::Role> role_of(ir::Privilege privilege)
 {
   switch (privilege) {
     case ir::Privilege::Read:
+    case ir::Privilege::WriteWhole:  // a product's result, computed before the kernel
       return ArgSpec::Role::Input;
     case ir::Privilege::Write:
       return ArgSpec::Role::Output;
     case ir::Privilege::Reduce:
       return ArgSpec::Role::Reduction;
     case ir::Privilege::ReadWrite:
+    case ir::Privilege::ReadWhole:
       break;
   }
   return std::nullopt;
@@ -60,6 +62,9 @@ class KernelBuilder {
   void add_arguments(const std::vector<FusedArg>& args)
   {
     for (const auto& fused_arg : args) {
+      if (fused_arg.privilege == ir::Privilege::ReadWhole) {
+        continue;  // read by a product only, never by the kernel
+      }
       const auto role = role_of(fused_arg.privilege);
       if (!role) {
         throw Unsupported("a read-write argument");
@@ -69,6 +74,11 @@ class KernelBuilder {
       }
       const auto& store = store_at(fused_arg.store);
       const auto index  = static_cast<std::int32_t>(spec_.args.size());
+      if (fused_arg.privilege == ir::Privilege::WriteWhole) {
+        products_.emplace(store.view, index);
+        spec_.args.push_back(ArgSpec{*role, store.dtype, false});
+        continue;
+      }
       arg_of_[static_cast<std::size_t>(*role)].emplace(store.view, index);
       if (*role == ArgSpec::Role::Output) {
         outputs_.emplace_back(store.view, index);
@@ -83,6 +93,10 @@ class KernelBuilder {
       throw Unsupported("a task that is not lifted");
     }
     const auto& op = op_names_[static_cast<std::size_t>(task.op)];
+    if (op == "MATVECMUL") {
+      add_product(task);
+      return;
+    }
     std::vector<Operand> inputs;
     std::vector<const ir::Arg*> outputs, targets;
     for (const auto& arg : task.args) {
@@ -152,6 +166,25 @@ class KernelBuilder {
     return std::move(spec_);
   }
 
+  // A matrix-vector product: computed before the kernel into its result's memory, which the
+  // kernel reads as an input array, through the view without the promotion.
+  void add_product(const ir::Task& task)
+  {
+    for (const auto& arg : task.args) {
+      if (arg.privilege != ir::Privilege::WriteWhole) {
+        continue;
+      }
+      const auto& result = store_at(arg.store);
+      const auto found   = products_.find(result.view);
+      if (found == products_.end() || result.unpromoted < 0) {
+        throw Unsupported("a product without its result among the kernel's arguments");
+      }
+      current_[store_at(result.unpromoted).view] = Operand{Operand::Kind::Arg, found->second};
+      return;
+    }
+    throw Unsupported("a product without a result");
+  }
+
   [[nodiscard]] std::vector<std::pair<std::int32_t, std::int32_t>> scalar_sources() const
   {
     return scalar_sources_;
@@ -209,6 +242,7 @@ class KernelBuilder {
   ir::KernelSpec spec_;
   std::array<std::unordered_map<std::int32_t, std::int32_t>, 3> arg_of_;  // per role: view -> arg
   std::vector<std::pair<std::int32_t, std::int32_t>> outputs_;            // view, arg
+  std::unordered_map<std::int32_t, std::int32_t> products_;  // a product result's view -> arg
   std::unordered_map<std::int32_t, Operand> current_;                  // view -> its latest value
   std::vector<std::pair<std::int32_t, std::int32_t>> scalar_sources_;  // per scalar slot
   std::unordered_map<std::string, std::int32_t> node_of_;  // operation and operands -> register

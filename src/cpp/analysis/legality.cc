@@ -17,11 +17,23 @@ bool reduces(const ir::Task& task)
 
 }  // namespace
 
+const ir::StoreRef& GroupState::elements_of(const ir::Arg& arg) const
+{
+  const auto& store = window_.stores[static_cast<std::size_t>(arg.store)];
+  if (arg.privilege == ir::Privilege::WriteWhole && store.unpromoted >= 0) {
+    return window_.stores[static_cast<std::size_t>(store.unpromoted)];
+  }
+  return store;
+}
+
 std::optional<std::string> GroupState::check_shape(const ir::Task& task) const
 {
   std::int32_t shape = -1;
   for (const auto& arg : task.args) {
-    const auto& store = window_.stores[static_cast<std::size_t>(arg.store)];
+    if (arg.privilege == ir::Privilege::ReadWhole) {
+      continue;  // read whole by every point task, whatever the group's iteration
+    }
+    const auto& store = elements_of(arg);
     if (store.value) {
       continue;
     }
@@ -59,9 +71,28 @@ std::optional<std::string> GroupState::check_shape(const ir::Task& task) const
 
 std::optional<std::string> GroupState::check_arg(const ir::Arg& arg) const
 {
-  const auto& store = window_.stores[static_cast<std::size_t>(arg.store)];
+  const auto& store = elements_of(arg);
   const auto root   = store.root;
   const auto view   = store.view;
+
+  // A product runs before the kernel, on its inputs' memory, as one argument of the task.
+  const bool accessed = written_views_.count(root) != 0 || read_views_.count(root) != 0 ||
+                        reduced_.count(root) != 0;
+  if (arg.privilege == ir::Privilege::ReadWhole) {
+    if (accessed) {
+      return "reads " + arg_text(arg) + " whole, which the group accesses";  // rule 7
+    }
+    return std::nullopt;
+  }
+  if (read_whole_.count(root) != 0) {
+    return "accesses " + arg_text(arg) + ", which the group reads whole";  // rule 7
+  }
+  if (ir::produces(arg.privilege) && products_.count(root) != 0) {
+    return "writes " + arg_text(arg) + ", whose product the group computes";  // rule 7
+  }
+  if (arg.privilege == ir::Privilege::WriteWhole && (accessed || read_whole_.count(root) != 0)) {
+    return "computes a product into " + arg_text(arg) + ", which the group accesses";  // rule 7
+  }
 
   if (const auto reduced = reduced_.find(root); reduced != reduced_.end()) {
     const bool same_reduction = arg.privilege == ir::Privilege::Reduce &&
@@ -105,8 +136,12 @@ std::optional<std::string> GroupState::why_not(const ir::Task& task) const
     return "opaque task";  // rule 1
   }
   for (const auto& arg : task.args) {
-    if (!window_.stores[static_cast<std::size_t>(arg.store)].known) {
+    const auto& store = window_.stores[static_cast<std::size_t>(arg.store)];
+    if (!store.known) {
       return "unknown " + arg_text(arg);
+    }
+    if (arg.privilege == ir::Privilege::WriteWhole && store.unpromoted < 0) {
+      return "its product is not read in the window";  // rule 7
     }
   }
   if (auto reason = check_shape(task)) {  // rule 2
@@ -129,7 +164,14 @@ void GroupState::add(const ir::Task& task)
   }
   reduces_values_ = reduces_values_ || (!partitioned && reduces(task));
   for (const auto& arg : task.args) {
-    const auto& store = window_.stores[static_cast<std::size_t>(arg.store)];
+    const auto& store = elements_of(arg);
+    if (arg.privilege == ir::Privilege::ReadWhole) {
+      read_whole_.insert(store.root);
+      continue;
+    }
+    if (arg.privilege == ir::Privilege::WriteWhole) {
+      products_.insert(store.root);
+    }
     if (!store.value && shape_class_ == -1) {
       shape_class_ = store.shape_class;
     }

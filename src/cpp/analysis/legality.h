@@ -26,7 +26,10 @@ class GroupState {
   //     or views apart from it;
   //  5. a reduction target is not otherwise accessed, and further reductions into it use the
   //     same view and operator;
-  //  6. distinct roots never overlap (holds by construction of root identity).
+  //  6. distinct roots never overlap (holds by construction of root identity);
+  //  7. a matrix-vector product's matrix and vector are read whole only where the group
+  //     accesses their roots in no other way, and its result goes to a root the group has not
+  //     accessed before (the product runs before the kernel).
   [[nodiscard]] std::optional<std::string> why_not(const ir::Task& task) const;
 
   void add(const ir::Task& task);
@@ -35,6 +38,8 @@ class GroupState {
  private:
   [[nodiscard]] std::optional<std::string> check_shape(const ir::Task& task) const;
   [[nodiscard]] std::optional<std::string> check_arg(const ir::Arg& arg) const;
+  // The store whose elements the argument accesses: a product's result as the kernel reads it.
+  [[nodiscard]] const ir::StoreRef& elements_of(const ir::Arg& arg) const;
 
   const ir::Window& window_;
   std::int32_t tasks_{};
@@ -43,6 +48,8 @@ class GroupState {
   std::unordered_map<std::int32_t, std::unordered_set<std::int32_t>> written_views_;
   std::unordered_map<std::int32_t, std::unordered_set<std::int32_t>> read_views_;
   std::unordered_map<std::int32_t, std::pair<std::int32_t, std::int32_t>> reduced_;  // view, op
+  std::unordered_set<std::int32_t> read_whole_;  // roots a product of the group reads whole
+  std::unordered_set<std::int32_t> products_;    // roots a product of the group writes
 };
 
 }  // namespace legate_fuse::analysis

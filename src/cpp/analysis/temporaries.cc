@@ -1,6 +1,7 @@
 #include "analysis/temporaries.h"
 
 #include <algorithm>
+#include <array>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -25,7 +26,7 @@ void remove_dead_tasks(const ir::Window& window, const RootSet& live_after, Grou
     const auto& task     = window.tasks[static_cast<std::size_t>(*it)];
     bool produces_needed = false;
     for (const auto& arg : task.args) {
-      if (arg.privilege != ir::Privilege::Read && needed.count(store_of(window, arg).root)) {
+      if (ir::produces(arg.privilege) && needed.count(store_of(window, arg).root)) {
         produces_needed = true;
       }
     }
@@ -56,8 +57,7 @@ void add_arg(std::vector<FusedArg>& args, std::unordered_map<std::int64_t, std::
              const ir::Window& window, const ir::Arg& arg, ir::Privilege privilege)
 {
   const auto view = store_of(window, arg).view;
-  const auto key =
-      (static_cast<std::int64_t>(view) << 2) | (privilege == ir::Privilege::Read ? 0 : 1);
+  const auto key  = (static_cast<std::int64_t>(view) << 2) | (ir::reads(privilege) ? 0 : 1);
   if (index.count(key) != 0) {
     return;
   }
@@ -77,7 +77,7 @@ void resolve_group(const ir::Window& window, Group& group)
   std::unordered_map<std::int32_t, std::int32_t> written;
   for (const auto task : group.tasks) {
     for (const auto& arg : window.tasks[static_cast<std::size_t>(task)].args) {
-      if (arg.privilege != ir::Privilege::Read) {
+      if (ir::produces(arg.privilege)) {
         written.emplace(store_of(window, arg).root, arg.store);
       }
     }
@@ -94,7 +94,7 @@ void resolve_group(const ir::Window& window, Group& group)
 
   // Walk the live tasks in order: reads of a view before the group writes it come from memory
   // (a view apart from those the group writes always does: legality allows no other).
-  RootSet written_live, read_from_memory;
+  RootSet written_live, read_from_memory, products;
   std::unordered_set<std::int32_t> written_views;
   std::unordered_map<std::int64_t, std::size_t> arg_index;
   for (const auto task : group.tasks) {
@@ -104,16 +104,33 @@ void resolve_group(const ir::Window& window, Group& group)
       const auto root   = store.root;
       if (ir::reads(arg.privilege) && written_views.count(store.view) == 0) {
         read_from_memory.insert(root);
-        add_arg(group.args, arg_index, window, arg, ir::Privilege::Read);
+        add_arg(group.args, arg_index, window, arg,
+                arg.privilege == ir::Privilege::ReadWhole ? arg.privilege : ir::Privilege::Read);
       }
     }
     for (const auto& arg : args) {
-      if (arg.privilege == ir::Privilege::Read) {
+      if (!ir::produces(arg.privilege)) {
         continue;
       }
       const auto& store = store_of(window, arg);
       const auto root   = store.root;
       written_live.insert(root);
+      if (arg.privilege == ir::Privilege::WriteWhole) {
+        // Computed before the kernel, into the store's memory, which the kernel reads through
+        // the view without the promotion (legality: the store's only view the group has seen).
+        products.insert(root);
+        written_views.insert(window.stores[static_cast<std::size_t>(store.unpromoted)].view);
+        add_arg(group.args, arg_index, window, arg, arg.privilege);
+        std::array<std::int32_t, 3> product{arg.store, -1, -1};
+        std::size_t next = 1;
+        for (const auto& read : args) {
+          if (read.privilege == ir::Privilege::ReadWhole && next < product.size()) {
+            product[next++] = read.store;
+          }
+        }
+        group.products.push_back(product);
+        continue;
+      }
       written_views.insert(store.view);
       if (live_after.count(root) != 0) {
         const auto privilege =
@@ -125,7 +142,8 @@ void resolve_group(const ir::Window& window, Group& group)
   // Never allocated: results nothing observes, unless a task that runs as built writes them.
   for (const auto& [root, store] : written) {
     const bool run_as_built = !fused && written_live.count(root) != 0;
-    if (live_after.count(root) == 0 && read_from_memory.count(root) == 0 && !run_as_built) {
+    if (live_after.count(root) == 0 && read_from_memory.count(root) == 0 && !run_as_built &&
+        products.count(root) == 0) {
       group.temporaries.push_back(store);
     }
   }
@@ -133,10 +151,28 @@ void resolve_group(const ir::Window& window, Group& group)
   group.kind = fused ? Group::Kind::Fused : Group::Kind::Single;
   if (!fused) {
     group.args.clear();
+    group.products.clear();
   }
-  // Inputs, then outputs, then reductions (Read < Write < Reduce), each in order of first use.
-  std::stable_sort(group.args.begin(), group.args.end(), [](const FusedArg& a, const FusedArg& b) {
-    return static_cast<int>(a.privilege) < static_cast<int>(b.privilege);
+  // The kernel's arrays in the order it takes them: inputs (products' results among them, last),
+  // then outputs, then reductions, each in order of first use; then what only products read.
+  const auto rank = [](ir::Privilege privilege) {
+    switch (privilege) {
+      case ir::Privilege::Read:
+        return 0;
+      case ir::Privilege::WriteWhole:
+        return 1;
+      case ir::Privilege::Write:
+      case ir::Privilege::ReadWrite:
+        return 2;
+      case ir::Privilege::Reduce:
+        return 3;
+      case ir::Privilege::ReadWhole:
+        break;
+    }
+    return 4;
+  };
+  std::stable_sort(group.args.begin(), group.args.end(), [&](const FusedArg& a, const FusedArg& b) {
+    return rank(a.privilege) < rank(b.privilege);
   });
 }
 

@@ -75,7 +75,9 @@ void bind_ir(py::module_& m)
       .value("READ", Privilege::Read)
       .value("WRITE", Privilege::Write)
       .value("READ_WRITE", Privilege::ReadWrite)
-      .value("REDUCE", Privilege::Reduce);
+      .value("REDUCE", Privilege::Reduce)
+      .value("READ_WHOLE", Privilege::ReadWhole)
+      .value("WRITE_WHOLE", Privilege::WriteWhole);
 
   py::class_<StoreDesc>(m, "StoreDesc")
       .def_readonly("store_id", &StoreDesc::store_id)
@@ -121,6 +123,7 @@ void bind_plan(py::module_& m)
       .def_readonly("prologue", &Group::prologue)
       .def_readonly("temporaries", &Group::temporaries)
       .def_readonly("args", &Group::args)
+      .def_readonly("products", &Group::products)
       .def_property_readonly(
           "arg_triples",
           [](const Group& g) {

@@ -8,6 +8,7 @@
 #include "runtime/kernel_registry.h"
 #include "runtime/kernel_threads.h"
 #include "tasks/library.h"
+#include "tasks/products.h"
 #include "tasks/task_ids.h"
 
 PYBIND11_MODULE(_tasks, m)
@@ -32,6 +33,9 @@ PYBIND11_MODULE(_tasks, m)
       },
       pybind11::arg("kernel_id"), pybind11::arg("path"), pybind11::arg("symbol"),
       "Register a PTX kernel under the id FUSED tasks name it by (loaded by the GPU variant)");
+  m.def("product_blas_available", &legate_fuse::product_blas_available,
+        "Whether the BLAS library cuPyNumeric's matrix-vector products call is loaded in this "
+        "process: only then are those products computed inside fused tasks");
   m.def(
       "set_kernel_threads",
       [](int threads) { legate_fuse::KernelThreads::instance().set_threads(threads); },

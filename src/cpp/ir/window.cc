@@ -4,6 +4,7 @@
 #include <numeric>
 #include <optional>
 #include <stdexcept>
+#include <string_view>
 #include <unordered_map>
 
 #include "ir/view_box.h"
@@ -91,6 +92,31 @@ bool only_slices(std::string_view transform)
     transform.remove_prefix(next == std::string_view::npos ? transform.size() : next + 4);
   }
   return true;
+}
+
+// `desc` without its last transform when that is a promotion ("Promote(extra_dim: d, ...)",
+// printed first by Legate): the store it was promoted from.
+std::optional<StoreDesc> without_promotion(const StoreDesc& desc)
+{
+  static constexpr std::string_view kPromote = "Promote(extra_dim: ";
+  const std::string_view transform           = desc.transform;
+  if (desc.kind != StoreDesc::Kind::Region || transform.rfind(kPromote, 0) != 0) {
+    return std::nullopt;
+  }
+  const auto digits = transform.substr(kPromote.size());
+  std::size_t dim   = 0;
+  std::size_t used  = 0;
+  while (used < digits.size() && digits[used] >= '0' && digits[used] <= '9') {
+    dim = dim * 10 + static_cast<std::size_t>(digits[used++] - '0');
+  }
+  if (used == 0 || dim >= desc.shape.size()) {
+    return std::nullopt;
+  }
+  StoreDesc base  = desc;
+  const auto next = transform.find(" >> ");
+  base.transform  = next == std::string_view::npos ? "" : std::string{transform.substr(next + 4)};
+  base.shape.erase(base.shape.begin() + static_cast<std::ptrdiff_t>(dim));
+  return base;
 }
 
 std::size_t shape_hash(const StoreDesc& desc)
@@ -211,7 +237,7 @@ std::vector<Task> decode_tasks(const std::vector<std::int64_t>& encoded, std::si
       if (store < 0 || static_cast<std::size_t>(store) >= num_stores) {
         throw std::invalid_argument("legate-fuse: store index out of range");
       }
-      if (privilege < 0 || privilege > static_cast<std::int64_t>(Privilege::Reduce)) {
+      if (privilege < 0 || privilege > static_cast<std::int64_t>(Privilege::WriteWhole)) {
         throw std::invalid_argument("legate-fuse: unknown privilege");
       }
       arg.store     = static_cast<std::int32_t>(store);
@@ -274,6 +300,19 @@ Window build_window(const std::vector<std::string>& descriptions,
       ref.sliced = desc->kind == StoreDesc::Kind::Region && only_slices(desc->transform);
     }
     window.stores.push_back(std::move(ref));
+  }
+  for (std::size_t store = 0; store < descs.size(); ++store) {
+    if (!descs[store]) {
+      continue;
+    }
+    if (const auto base = without_promotion(*descs[store])) {
+      for (std::size_t other = 0; other < descs.size(); ++other) {
+        if (descs[other] && same_identity(*base, *descs[other])) {
+          window.stores[store].unpromoted = static_cast<std::int32_t>(other);
+          break;
+        }
+      }
+    }
   }
   // Liveness is known per array (its root); every memory class of a live root is live.
   std::vector<bool> array_live(static_cast<std::size_t>(roots.size()), false);

@@ -10,16 +10,30 @@
 
 namespace legate_fuse::ir {
 
-enum class Privilege : std::int32_t { Read = 0, Write = 1, ReadWrite = 2, Reduce = 3 };
+// ReadWhole and WriteWhole are the arguments of a matrix-vector product (cuPyNumeric's
+// MATVECMUL), which a fused task computes before its kernel by one library call: its matrix
+// and vector are read whole (not partitioned), and its result, the store of the product
+// promoted along the matrix's columns, is written whole; the kernel then reads it element by
+// element, as the view without that promotion (StoreRef::unpromoted).
+enum class Privilege : std::int32_t {
+  Read       = 0,
+  Write      = 1,
+  ReadWrite  = 2,
+  Reduce     = 3,
+  ReadWhole  = 4,
+  WriteWhole = 5,
+};
 
 [[nodiscard]] inline bool reads(Privilege p)
 {
-  return p == Privilege::Read || p == Privilege::ReadWrite;
+  return p == Privilege::Read || p == Privilege::ReadWrite || p == Privilege::ReadWhole;
 }
 [[nodiscard]] inline bool writes(Privilege p)
 {
-  return p == Privilege::Write || p == Privilege::ReadWrite;
+  return p == Privilege::Write || p == Privilege::ReadWrite || p == Privilege::WriteWhole;
 }
+// Whether an argument changes its store: written or reduced into.
+[[nodiscard]] inline bool produces(Privilege p) { return writes(p) || p == Privilege::Reduce; }
 
 // A store as the analysis sees it: classes are numbered by first appearance in the window, so
 // two windows that differ only in which arrays they touch get the same numbers.
@@ -42,6 +56,10 @@ struct StoreRef {
   // through them (analysis/storage_sharing.h).
   bool whole{};
   bool sliced{};
+  // The store of the window that is this one without its last transform, where that is a
+  // promotion (a product's result as its library promoted it, and the array itself); -1 when
+  // the window has none.
+  std::int32_t unpromoted{-1};
   std::string description;
 };
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime/cuda_driver.h"
@@ -12,6 +13,7 @@
 #include "runtime/kernel_registry.h"
 #include "runtime/kernel_threads.h"
 #include "runtime/launch_parameter.h"
+#include "tasks/products.h"
 
 static_assert(LEGATE_MAX_DIM <= LEGATE_FUSE_MAX_DIM, "kernel ABI supports fewer dimensions");
 
@@ -29,16 +31,85 @@ struct Block {
   std::int32_t launch_ndim{};  // before dimensions were merged
 };
 
-// The block of this point task: the intersection of its partitioned stores' domains. All are
-// aligned, but a promoted (broadcast) store's domain spans the whole extent of each dimension
-// it was promoted along, whatever the launch's tile: only the intersection is this point's.
+// Where each of the kernel's arrays comes from, and the products computed before it runs
+// (scalar 2, when present: int32 words [K, (category, index) * K, P, (matrix input, vector
+// input, output) * P]). Without it the kernel's arrays are the task's inputs, outputs and
+// reductions, in order.
+enum class Source : std::int32_t { Input = 0, Output = 1, Reduction = 2, Product = 3 };
+
+struct Slot {
+  Source source{};
+  std::uint32_t index{};
+};
+
+struct Product {
+  std::uint32_t matrix{};  // inputs
+  std::uint32_t vector{};
+  std::uint32_t out{};  // an output: the product's result, read by the kernel as an input
+};
+
+struct Layout {
+  std::vector<Slot> slots;
+  std::vector<Product> products;
+};
+
+Layout task_layout(const legate::TaskContext& context)
+{
+  Layout layout;
+  if (context.num_scalars() > 2) {
+    const auto& scalar = context.scalar(2);
+    std::vector<std::int32_t> words(scalar.size() / sizeof(std::int32_t));
+    std::memcpy(words.data(), scalar.ptr(), words.size() * sizeof(std::int32_t));
+    std::size_t at   = 0;
+    const auto count = static_cast<std::size_t>(words.at(at++));
+    for (std::size_t i = 0; i < count; ++i, at += 2) {
+      layout.slots.push_back(Slot{static_cast<Source>(words.at(at)),
+                                  static_cast<std::uint32_t>(words.at(at + 1))});
+    }
+    const auto products = static_cast<std::size_t>(words.at(at++));
+    for (std::size_t i = 0; i < products; ++i, at += 3) {
+      layout.products.push_back(Product{static_cast<std::uint32_t>(words.at(at)),
+                                        static_cast<std::uint32_t>(words.at(at + 1)),
+                                        static_cast<std::uint32_t>(words.at(at + 2))});
+    }
+    return layout;
+  }
+  const std::pair<Source, std::uint32_t> kinds[] = {{Source::Input, context.num_inputs()},
+                                                    {Source::Output, context.num_outputs()},
+                                                    {Source::Reduction, context.num_reductions()}};
+  for (const auto& [source, count] : kinds) {
+    for (std::uint32_t i = 0; i < count; ++i) {
+      layout.slots.push_back(Slot{source, i});
+    }
+  }
+  return layout;
+}
+
+legate::PhysicalStore slot_store(legate::TaskContext& context, const Slot& slot)
+{
+  switch (slot.source) {
+    case Source::Input:
+      return context.input(slot.index).data();
+    case Source::Reduction:
+      return context.reduction(slot.index).data();
+    case Source::Output:
+    case Source::Product:
+      break;
+  }
+  return context.output(slot.index).data();
+}
+
+// The block of this point task: the intersection of its partitioned stores' domains (a
+// product's result, computed over the whole of its own, excepted). All are aligned, but a
+// promoted (broadcast) store's domain spans the whole extent of each dimension it was promoted
+// along, whatever the launch's tile: only the intersection is this point's.
 Block iteration_block(const std::vector<legate::PhysicalStore>& stores,
-                      const std::vector<legate::Domain>& domains)
+                      const std::vector<legate::Domain>& domains, const Layout& layout)
 {
   Block block;
   bool partitioned = false;
   for (std::size_t i = 0; i < stores.size(); ++i) {
-    if (stores[i].dim() == 0) {
+    if (stores[i].dim() == 0 || layout.slots[i].source == Source::Product) {
       continue;
     }
     const legate::Domain& domain = domains[i];
@@ -119,24 +190,19 @@ void coalesce(Block& block)
   block.ndim = kept + 1;
 }
 
-Block local_block(legate::TaskContext& context)
+Block local_block(legate::TaskContext& context, const Layout& layout)
 {
   std::vector<legate::PhysicalStore> stores;
-  for (std::uint32_t i = 0; i < context.num_inputs(); ++i) {
-    stores.push_back(context.input(i).data());
-  }
-  for (std::uint32_t i = 0; i < context.num_outputs(); ++i) {
-    stores.push_back(context.output(i).data());
-  }
-  for (std::uint32_t i = 0; i < context.num_reductions(); ++i) {
-    stores.push_back(context.reduction(i).data());
+  stores.reserve(layout.slots.size());
+  for (const auto& slot : layout.slots) {
+    stores.push_back(slot_store(context, slot));
   }
   std::vector<legate::Domain> domains;
   domains.reserve(stores.size());
   for (const auto& store : stores) {
     domains.push_back(store.dim() == 0 ? legate::Domain{} : store.domain());
   }
-  Block block = iteration_block(stores, domains);
+  Block block = iteration_block(stores, domains, layout);
   if (block.volume == 0) {
     return block;
   }
@@ -173,7 +239,12 @@ std::vector<char> kernel_scalars(const legate::TaskContext& context, const Block
 
 void FusedTask::cpu_variant(legate::TaskContext context)
 {
-  const Block block = local_block(context);
+  const Layout layout = task_layout(context);
+  for (const auto& product : layout.products) {
+    compute_product(context.input(product.matrix).data(), context.input(product.vector).data(),
+                    context.output(product.out).data());
+  }
+  const Block block = local_block(context, layout);
   if (block.volume == 0) {
     return;
   }
@@ -196,8 +267,10 @@ void FusedTask::cpu_variant(legate::TaskContext context)
 
 void FusedTaskWithGpu::gpu_variant(legate::TaskContext context)
 {
+  // (Groups with products are never fused where Legate has GPUs: the products are cuPyNumeric's
+  // CPU task's BLAS calls.)
   const auto [ptx_path, symbol] = KernelRegistry::instance().ptx(kernel_id(context));
-  const Block block             = local_block(context);
+  const Block block             = local_block(context, task_layout(context));
   if (block.volume == 0) {
     return;
   }

@@ -53,16 +53,20 @@ void remove_dead_tasks(const ir::Window& window, const RootSet& live_after, Grou
                  prologue.end());
 }
 
-void add_arg(std::vector<FusedArg>& args, std::unordered_map<std::int64_t, std::size_t>& index,
-             const ir::Window& window, const ir::Arg& arg, ir::Privilege privilege)
+// Adds `arg` to the fused task's arguments unless one of its view and direction is there;
+// returns the store that argument stands for.
+std::int32_t add_arg(std::vector<FusedArg>& args,
+                     std::unordered_map<std::int64_t, std::size_t>& index,
+                     const ir::Window& window, const ir::Arg& arg, ir::Privilege privilege)
 {
   const auto view = store_of(window, arg).view;
   const auto key  = (static_cast<std::int64_t>(view) << 2) | (ir::reads(privilege) ? 0 : 1);
-  if (index.count(key) != 0) {
-    return;
+  if (const auto found = index.find(key); found != index.end()) {
+    return args[found->second].store;
   }
   index.emplace(key, args.size());
   args.push_back(FusedArg{arg.store, privilege, arg.redop});
+  return arg.store;
 }
 
 // Groups are consecutive runs of tasks, so a root is accessed after a group exactly when its
@@ -120,12 +124,12 @@ void resolve_group(const ir::Window& window, Group& group)
         // the view without the promotion (legality: the store's only view the group has seen).
         products.insert(root);
         written_views.insert(window.stores[static_cast<std::size_t>(store.unpromoted)].view);
-        add_arg(group.args, arg_index, window, arg, arg.privilege);
-        std::array<std::int32_t, 3> product{arg.store, -1, -1};
+        std::array<std::int32_t, 3> product{
+            add_arg(group.args, arg_index, window, arg, arg.privilege), -1, -1};
         std::size_t next = 1;
         for (const auto& read : args) {
           if (read.privilege == ir::Privilege::ReadWhole && next < product.size()) {
-            product[next++] = read.store;
+            product[next++] = add_arg(group.args, arg_index, window, read, read.privilege);
           }
         }
         group.products.push_back(product);

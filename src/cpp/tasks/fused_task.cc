@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "runtime/cuda_driver.h"
@@ -13,6 +12,7 @@
 #include "runtime/kernel_registry.h"
 #include "runtime/kernel_threads.h"
 #include "runtime/launch_parameter.h"
+#include "tasks/layout.h"
 #include "tasks/products.h"
 
 static_assert(LEGATE_MAX_DIM <= LEGATE_FUSE_MAX_DIM, "kernel ABI supports fewer dimensions");
@@ -31,58 +31,13 @@ struct Block {
   std::int32_t launch_ndim{};  // before dimensions were merged
 };
 
-// Where each of the kernel's arrays comes from, and the products computed before it runs
-// (scalar 2, when present: int32 words [K, (category, index) * K, P, (matrix input, vector
-// input, output) * P]). Without it the kernel's arrays are the task's inputs, outputs and
-// reductions, in order.
-enum class Source : std::int32_t { Input = 0, Output = 1, Reduction = 2, Product = 3 };
-
-struct Slot {
-  Source source{};
-  std::uint32_t index{};
-};
-
-struct Product {
-  std::uint32_t matrix{};  // inputs
-  std::uint32_t vector{};
-  std::uint32_t out{};  // an output: the product's result, read by the kernel as an input
-};
-
-struct Layout {
-  std::vector<Slot> slots;
-  std::vector<Product> products;
-};
-
 Layout task_layout(const legate::TaskContext& context)
 {
-  Layout layout;
   if (context.num_scalars() > 2) {
     const auto& scalar = context.scalar(2);
-    std::vector<std::int32_t> words(scalar.size() / sizeof(std::int32_t));
-    std::memcpy(words.data(), scalar.ptr(), words.size() * sizeof(std::int32_t));
-    std::size_t at   = 0;
-    const auto count = static_cast<std::size_t>(words.at(at++));
-    for (std::size_t i = 0; i < count; ++i, at += 2) {
-      layout.slots.push_back(Slot{static_cast<Source>(words.at(at)),
-                                  static_cast<std::uint32_t>(words.at(at + 1))});
-    }
-    const auto products = static_cast<std::size_t>(words.at(at++));
-    for (std::size_t i = 0; i < products; ++i, at += 3) {
-      layout.products.push_back(Product{static_cast<std::uint32_t>(words.at(at)),
-                                        static_cast<std::uint32_t>(words.at(at + 1)),
-                                        static_cast<std::uint32_t>(words.at(at + 2))});
-    }
-    return layout;
+    return parse_layout(scalar.ptr(), scalar.size());
   }
-  const std::pair<Source, std::uint32_t> kinds[] = {{Source::Input, context.num_inputs()},
-                                                    {Source::Output, context.num_outputs()},
-                                                    {Source::Reduction, context.num_reductions()}};
-  for (const auto& [source, count] : kinds) {
-    for (std::uint32_t i = 0; i < count; ++i) {
-      layout.slots.push_back(Slot{source, i});
-    }
-  }
-  return layout;
+  return default_layout(context.num_inputs(), context.num_outputs(), context.num_reductions());
 }
 
 legate::PhysicalStore slot_store(legate::TaskContext& context, const Slot& slot)

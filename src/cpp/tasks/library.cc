@@ -2,7 +2,10 @@
 
 #include <legate.h>
 
+#include <memory>
+
 #include "tasks/fused_task.h"
+#include "tasks/mapper.h"
 #include "tasks/task_ids.h"
 
 namespace legate_fuse {
@@ -11,8 +14,8 @@ void register_library()
 {
   auto* runtime = legate::Runtime::get_runtime();
   bool created  = false;
-  auto library  = runtime->find_or_create_library(LIBRARY_NAME, legate::ResourceConfig{}, nullptr,
-                                                  {}, &created);
+  auto library  = runtime->find_or_create_library(
+      LIBRARY_NAME, legate::ResourceConfig{}, std::make_unique<FusedMapper>(), {}, &created);
   if (!created) {
     return;
   }

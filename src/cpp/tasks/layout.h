@@ -1,0 +1,39 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace legate_fuse {
+
+// The FUSED task's layout (its scalar 2, when present): where each of the kernel's arrays comes
+// from, and the matrix-vector products computed before the kernel runs (tasks/products.h).
+// Written by the launch (legate_fuse/backend/launch.py) as int32 words:
+//   [K, (source, index) * K, P, (matrix input, vector input, result output) * P].
+// Without it, the kernel's arrays are the task's inputs, outputs and reductions, in order.
+enum class Source : std::int32_t { Input = 0, Output = 1, Reduction = 2, Product = 3 };
+
+struct Slot {
+  Source source{};
+  std::uint32_t index{};  // among the task's stores of that kind (a product's: its output)
+};
+
+struct Product {
+  std::uint32_t matrix{};  // inputs, read whole
+  std::uint32_t vector{};
+  std::uint32_t out{};  // an output, written whole: read by the kernel as an input
+};
+
+struct Layout {
+  std::vector<Slot> slots;
+  std::vector<Product> products;
+};
+
+// The layout in `bytes` (`size` of them); throws std::out_of_range on a truncated one.
+[[nodiscard]] Layout parse_layout(const void* bytes, std::size_t size);
+
+// The layout of a task without the scalar: its stores in order.
+[[nodiscard]] Layout default_layout(std::uint32_t inputs, std::uint32_t outputs,
+                                    std::uint32_t reductions);
+
+}  // namespace legate_fuse

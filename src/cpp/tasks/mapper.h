@@ -1,0 +1,26 @@
+#pragma once
+
+#include <legate.h>
+
+#include <optional>
+#include <vector>
+
+namespace legate_fuse {
+
+// The mapper of the `legate_fuse` library. A FUSED task without products gets Legate's default
+// mapping of every store (what an empty list asks for). A task with products maps each
+// product's matrix, vector and result as cuPyNumeric's mapper maps MATVECMUL's stores: exact
+// instances. Legate's default policy gave a matrix of NumPy data attached read-only a copy of
+// its own in the fused task: 64 MB more memory, and a product 2.3 times slower than
+// cuPyNumeric's.
+class FusedMapper : public legate::mapping::Mapper {
+ public:
+  [[nodiscard]] std::vector<legate::mapping::StoreMapping> store_mappings(
+      const legate::mapping::Task& task,
+      const std::vector<legate::mapping::StoreTarget>& options) override;
+  [[nodiscard]] std::optional<std::size_t> allocation_pool_size(
+      const legate::mapping::Task& task, legate::mapping::StoreTarget memory_kind) override;
+  [[nodiscard]] legate::Scalar tunable_value(legate::TunableID tunable_id) override;
+};
+
+}  // namespace legate_fuse

@@ -1,0 +1,123 @@
+"""Matrix-vector products (`X @ w`, `dot`, `X.T @ r`) computed inside fused tasks, before the
+kernel, by the BLAS call cuPyNumeric's MATVECMUL task makes (lift/products.py): bit for bit
+against fusion off, with the element-wise work on the product fused around it."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import cupynumeric as np
+import numpy
+import pytest
+
+import legate_fuse
+from legate_fuse.plan.planner import PlanSummary
+from legate_fuse.unfused import KERNEL_FAILED
+
+from . import compare
+from .test_activation import run
+from .test_multi_cpu import TWO_CPUS
+
+
+def fused_ops(plans: list[PlanSummary]) -> list[str]:
+    return [plan.ops[t] for plan in plans for kind, tasks, _, _ in plan.groups
+            if kind == "fused" for t in tasks]
+
+
+def run_both(program: Callable[[], list[Any]]) -> None:
+    compare.run_both(program)
+    reasons = legate_fuse.stats()["unfused"].get("cupynumeric.MATVECMUL", {}).get("why", {})
+    assert KERNEL_FAILED not in reasons, reasons
+
+
+def values(shape: tuple[int, ...], dtype: str, seed: int) -> Any:
+    return np.array(numpy.random.default_rng(seed).normal(size=shape).astype(dtype))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("rows,columns", [(1001, 8), (7, 3), (513, 33), (64, 64), (5, 2)])
+def test_a_product_fuses_with_the_work_on_its_result(always_fuse: Any, plans: list[PlanSummary],
+                                                     dtype: str, rows: int,
+                                                     columns: int) -> None:
+    def program() -> list[Any]:
+        x, w, y = values((rows, columns), dtype, 1), values(columns, dtype, 2), values(rows, dtype, 3)
+        z = x @ w
+        p = 1.0 / (1.0 + np.exp(-z)) - y  # sigmoid(X @ w) - y
+        return [z, p, np.dot(x, w) * 2.0]
+
+    run_both(program)
+    assert "MATVECMUL" in fused_ops(plans)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_a_transposed_matrix_and_a_vector_computed_before(always_fuse: Any,
+                                                         plans: list[PlanSummary],
+                                                         dtype: str) -> None:
+    def program() -> list[Any]:
+        x, y = values((301, 9), dtype, 4), values(301, dtype, 5)
+        r = y * 0.5 - 1.0  # the vector, computed in the window
+        g = x.T @ r  # the matrix as cuPyNumeric transposes it back: a BLAS Trans call
+        columns = values((9, 40), dtype, 6)
+        h = columns.T @ np.sqrt(np.abs(g))  # a matrix stored column by column
+        return [g, g / 3.0, h + 1.0]
+
+    run_both(program)
+    assert fused_ops(plans).count("MATVECMUL") >= 1
+
+
+def test_a_matrix_written_in_the_group_is_not_read_whole(always_fuse: Any,
+                                                          plans: list[PlanSummary]) -> None:
+    """The product runs before the kernel: a matrix or vector the group computes is not
+    there yet, so the product starts a group of its own (rule 7)."""
+    def program() -> list[Any]:
+        x, w = values((200, 6), "float64", 7), values(6, "float64", 8)
+        x2 = x * 2.0 + 1.0
+        w2 = w - 0.25
+        z = x2 @ w2
+        return [z + 1.0, x2]
+
+    run_both(program)
+    for plan in plans:
+        for kind, tasks, _, _ in plan.groups:
+            ops = [plan.ops[t] for t in tasks]
+            if kind == "fused" and "MATVECMUL" in ops:
+                assert ops.index("MATVECMUL") == 0, ops
+
+
+def test_other_types_stay_cupynumeric_s(always_fuse: Any, plans: list[PlanSummary]) -> None:
+    def program() -> list[Any]:
+        x = np.ones((20, 4), dtype="float16")
+        c = np.ones((20, 4), dtype="complex128") * (1 + 2j)
+        return [(x @ np.ones(4, dtype="float16")) + 1, (c @ np.ones(4, dtype="complex128")) * 2]
+
+    compare.run_both(program)
+    assert "MATVECMUL" not in fused_ops(plans)
+    assert "opaque cupynumeric.MATVECMUL" in [op for plan in plans for op in plan.ops]
+
+
+TWO_CPU_PRODUCTS = """
+import numpy, cupynumeric as np, legate_fuse, sys
+x = np.array(numpy.random.default_rng(1).normal(size=(300_000, 8)))
+w = np.array(numpy.random.default_rng(2).normal(size=8))
+z = x @ w
+p = np.tanh(z) - 1.0
+numpy.save(sys.argv[1], numpy.asarray(p))
+if legate_fuse.is_enabled():
+    print("unfused", legate_fuse.stats()["unfused"].get("cupynumeric.MATVECMUL"))
+"""
+
+
+def test_products_stay_cupynumeric_s_on_two_cpus(tmp_path: Any) -> None:
+    """Two points would each compute a block cuPyNumeric's partition may not have given them:
+    the product is not lifted, the program's results are those without the plugin."""
+    results = {}
+    for mode in ("0", "1"):
+        out = tmp_path / f"p{mode}.npy"
+        result = run([sys.executable, "-c", TWO_CPU_PRODUCTS, str(out)], LEGATE_FUSE=mode,
+                     LEGATE_CONFIG=TWO_CPUS)
+        assert result.returncode == 0, result.stderr[-3000:]
+        results[mode] = numpy.load(out)
+    assert results["0"].tobytes() == results["1"].tobytes()
+    assert "'not lifted': 1" in result.stdout

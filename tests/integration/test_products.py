@@ -42,7 +42,8 @@ def test_a_product_fuses_with_the_work_on_its_result(always_fuse: Any, plans: li
                                                      dtype: str, rows: int,
                                                      columns: int) -> None:
     def program() -> list[Any]:
-        x, w, y = values((rows, columns), dtype, 1), values(columns, dtype, 2), values(rows, dtype, 3)
+        x, w = values((rows, columns), dtype, 1), values(columns, dtype, 2)
+        y = values(rows, dtype, 3)
         z = x @ w
         p = 1.0 / (1.0 + np.exp(-z)) - y  # sigmoid(X @ w) - y
         return [z, p, np.dot(x, w) * 2.0]

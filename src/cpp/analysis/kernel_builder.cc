@@ -243,7 +243,7 @@ class KernelBuilder {
   std::array<std::unordered_map<std::int32_t, std::int32_t>, 3> arg_of_;  // per role: view -> arg
   std::vector<std::pair<std::int32_t, std::int32_t>> outputs_;            // view, arg
   std::unordered_map<std::int32_t, std::int32_t> products_;  // a product result's view -> arg
-  std::unordered_map<std::int32_t, Operand> current_;                  // view -> its latest value
+  std::unordered_map<std::int32_t, Operand> current_;        // view -> its latest value
   std::vector<std::pair<std::int32_t, std::int32_t>> scalar_sources_;  // per scalar slot
   std::unordered_map<std::string, std::int32_t> node_of_;  // operation and operands -> register
 };

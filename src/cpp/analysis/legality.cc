@@ -76,8 +76,8 @@ std::optional<std::string> GroupState::check_arg(const ir::Arg& arg) const
   const auto view   = store.view;
 
   // A product runs before the kernel, on its inputs' memory, as one argument of the task.
-  const bool accessed = written_views_.count(root) != 0 || read_views_.count(root) != 0 ||
-                        reduced_.count(root) != 0;
+  const bool accessed =
+      written_views_.count(root) != 0 || read_views_.count(root) != 0 || reduced_.count(root) != 0;
   if (arg.privilege == ir::Privilege::ReadWhole) {
     if (accessed) {
       return "reads " + arg_text(arg) + " whole, which the group accesses";  // rule 7

@@ -56,8 +56,8 @@ void remove_dead_tasks(const ir::Window& window, const RootSet& live_after, Grou
 // Adds `arg` to the fused task's arguments unless one of its view and direction is there;
 // returns the store that argument stands for.
 std::int32_t add_arg(std::vector<FusedArg>& args,
-                     std::unordered_map<std::int64_t, std::size_t>& index,
-                     const ir::Window& window, const ir::Arg& arg, ir::Privilege privilege)
+                     std::unordered_map<std::int64_t, std::size_t>& index, const ir::Window& window,
+                     const ir::Arg& arg, ir::Privilege privilege)
 {
   const auto view = store_of(window, arg).view;
   const auto key  = (static_cast<std::int64_t>(view) << 2) | (ir::reads(privilege) ? 0 : 1);

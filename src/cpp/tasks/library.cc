@@ -14,8 +14,8 @@ void register_library()
 {
   auto* runtime = legate::Runtime::get_runtime();
   bool created  = false;
-  auto library  = runtime->find_or_create_library(
-      LIBRARY_NAME, legate::ResourceConfig{}, std::make_unique<FusedMapper>(), {}, &created);
+  auto library  = runtime->find_or_create_library(LIBRARY_NAME, legate::ResourceConfig{},
+                                                  std::make_unique<FusedMapper>(), {}, &created);
   if (!created) {
     return;
   }

@@ -18,8 +18,8 @@ std::vector<legate::mapping::StoreMapping> FusedMapper::store_mappings(
   const auto target = options.front();
   for (const auto& product : layout.products) {
     for (const auto input : {product.matrix, product.vector}) {
-      mappings.push_back(legate::mapping::StoreMapping::default_mapping(
-          task.input(input).data(), target, /*exact=*/true));
+      mappings.push_back(legate::mapping::StoreMapping::default_mapping(task.input(input).data(),
+                                                                        target, /*exact=*/true));
     }
     mappings.push_back(legate::mapping::StoreMapping::default_mapping(
         task.output(product.out).data(), target, /*exact=*/true));

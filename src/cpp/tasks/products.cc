@@ -57,8 +57,8 @@ std::size_t stride_for_blas(std::size_t m, std::size_t n, std::size_t x_stride,
 }
 
 template <typename T>
-void product(Gemv<T> gemv, const legate::PhysicalStore& matrix,
-             const legate::PhysicalStore& vector, const legate::PhysicalStore& out)
+void product(Gemv<T> gemv, const legate::PhysicalStore& matrix, const legate::PhysicalStore& vector,
+             const legate::PhysicalStore& out)
 {
   const auto shape = matrix.shape<2>().intersection(vector.shape<2>());
   if (shape.empty()) {
@@ -77,8 +77,8 @@ void product(Gemv<T> gemv, const legate::PhysicalStore& matrix,
     std::swap(m, n);
   }
   T* y = out.write_accessor<T, 2>(shape).ptr(shape, out_strides);
-  gemv(kRowMajor, transpose ? kTrans : kNoTrans, static_cast<int>(m), static_cast<int>(n), T{1},
-       a, static_cast<int>(lda), x, 1, T{0}, y, 1);
+  gemv(kRowMajor, transpose ? kTrans : kNoTrans, static_cast<int>(m), static_cast<int>(n), T{1}, a,
+       static_cast<int>(lda), x, 1, T{0}, y, 1);
 }
 
 }  // namespace

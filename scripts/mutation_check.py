@@ -106,6 +106,7 @@ TASK_TIMES = "tests/integration/test_task_times.py"
 COMPLEX_ARITHMETIC = "tests/integration/test_complex_arithmetic.py"
 AXIS_REDUCTIONS = "tests/integration/test_axis_reductions.py"
 DISJOINT_VIEWS = "tests/integration/test_disjoint_views.py"
+PRODUCTS = "tests/integration/test_products.py"
 AXIS_REDUCTIONS = "tests/integration/test_axis_reductions.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
@@ -437,6 +438,22 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{ANALYSIS}::test_plan_cache_distinguishes_empty_arrays",
          "tests/integration/test_plan_cache_keys.py"),
         "the plan cache keys on whether each store is empty (signature)"),
+    Mutation(
+        "product-inputs-not-computed-in-group", "src/cpp/analysis/legality.cc",
+        "  if (arg.privilege == ir::Privilege::ReadWhole) {\n    if (accessed) {\n",
+        "  if (arg.privilege == ir::Privilege::ReadWhole) {\n    if (false) {\n",
+        (f"{PRODUCTS}::test_a_matrix_written_in_the_group_is_not_read_whole",),
+        "a product's matrix and vector are not computed in its group: it runs before the kernel"),
+    Mutation(
+        "product-transposed-matrix", "src/cpp/tasks/products.cc",
+        "transpose ? kTrans : kNoTrans", "kNoTrans",
+        (f"{PRODUCTS}::test_a_transposed_matrix_and_a_vector_computed_before",),
+        "a matrix stored column by column is given to BLAS transposed, as cuPyNumeric gives it"),
+    Mutation(
+        "product-one-point", "legate_fuse/backend/launch.py",
+        "machine.count(TaskTarget.CPU) == 1", "machine.count(TaskTarget.CPU) >= 1",
+        (f"{PRODUCTS}::test_products_stay_cupynumeric_s_on_two_cpus",),
+        "products are fused only where a fused task runs as one point"),
     Mutation(
         "coalesce-only-uniform-steps", "src/cpp/tasks/fused_task.cc",
         "          return array.strides[kept] == array.strides[d] * block.extents[d];\n",

@@ -73,11 +73,12 @@ def test_a_matrix_written_in_the_group_is_not_read_whole(always_fuse: Any,
     """The product runs before the kernel: a matrix or vector the group computes is not
     there yet, so the product starts a group of its own (rule 7)."""
     def program() -> list[Any]:
-        x, w = values((200, 6), "float64", 7), values(6, "float64", 8)
+        x, w = values((64, 64), "float64", 7), values(64, "float64", 8)
+        w2 = w - 0.25  # of the product's shape: only rule 7 keeps the product out of its group
+        z = x @ w2
         x2 = x * 2.0 + 1.0
-        w2 = w - 0.25
-        z = x2 @ w2
-        return [z + 1.0, x2]
+        z2 = x2 @ w
+        return [z + 1.0, z2 * 3.0, w2, x2]
 
     run_both(program)
     for plan in plans:

@@ -445,6 +445,12 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{PRODUCTS}::test_a_matrix_written_in_the_group_is_not_read_whole",),
         "a product's matrix and vector are not computed in its group: it runs before the kernel"),
     Mutation(
+        "product-result-unpromoted", "src/cpp/ir/window.cc",
+        'std::string{transform.substr(next + 4)};', 'std::string{transform};',
+        ("tests/unit/test_analysis_products.py::test_the_result_is_the_store_without_its_last_"
+         "promotion",),
+        "a product's result is read as the store without its last transform, the promotion"),
+    Mutation(
         "product-transposed-matrix", "src/cpp/tasks/products.cc",
         "transpose ? kTrans : kNoTrans", "kNoTrans",
         (f"{PRODUCTS}::test_a_transposed_matrix_and_a_vector_computed_before",),

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from legate_fuse import _core
 
-PRIVILEGES = {"R": 0, "W": 1, "RW": 2, "RED": 3}
+PRIVILEGES = {"R": 0, "W": 1, "RW": 2, "RED": 3, "R_WHOLE": 4, "W_WHOLE": 5}
 
 
 def region(root: int, shape: tuple[int, ...] = (100,), *, space: int = 5,

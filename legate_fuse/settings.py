@@ -168,6 +168,12 @@ class Config:
         "read-only, which Legate's tasks read as fast as its own memory (every task reading a "
         "mutable attachment waits for a copy); 0 attaches it mutable, as cuPyNumeric does.",
     )
+    products: bool = setting(
+        "LEGATE_FUSE_PRODUCTS", True, parse_switch,
+        "1 computes cuPyNumeric's matrix-vector products (X @ w) inside fused tasks, with the "
+        "element-wise work on their results, where Legate runs one CPU task at a time; 0 leaves "
+        "every product to cuPyNumeric's own task.",
+    )
     log_level: str = setting(
         "LEGATE_FUSE_LOG_LEVEL", "warning", parse_log_level,
         "Verbosity of the 'legate_fuse' logger: error, warning, info or debug.",

@@ -28,12 +28,15 @@ _CONSTRAINTS = (("add_constraint", ("align", argument_ref(0), argument_ref(1))),
 
 
 def products_fusible() -> bool:
-    """Whether products may be computed inside fused tasks: no GPUs, the BLAS library
-    cuPyNumeric calls loaded, and fused tasks launched now run as one point (else a group
-    with a product would run unfused, its element-wise work too)."""
+    """Whether products may be computed inside fused tasks: asked for (LEGATE_FUSE_PRODUCTS),
+    no GPUs, the BLAS library cuPyNumeric calls loaded, and fused tasks launched now run as
+    one point (else a group with a product would run unfused, its element-wise work too)."""
+    from legate_fuse import session
     from legate_fuse.backend.launch import runs_one_point
 
-    return _blas_without_gpus() and runs_one_point()
+    current = session.current()
+    return (current is not None and current.config.products and _blas_without_gpus()
+            and runs_one_point())
 
 
 @cache

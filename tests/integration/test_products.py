@@ -20,6 +20,8 @@ from . import compare
 from .test_activation import run
 from .test_multi_cpu import TWO_CPUS
 
+ONE_CPU = "--cpus 1 --utility 1 --sysmem 4000 --logging gpu=none"
+
 
 def fused_ops(plans: list[PlanSummary]) -> list[str]:
     return [plan.ops[t] for plan in plans for kind, tasks, _, _ in plan.groups
@@ -99,7 +101,7 @@ def test_other_types_stay_cupynumeric_s(always_fuse: Any, plans: list[PlanSummar
     assert "opaque cupynumeric.MATVECMUL" in [op for plan in plans for op in plan.ops]
 
 
-TWO_CPU_PRODUCTS = """
+PRODUCTS = """
 import numpy, cupynumeric as np, legate_fuse, sys
 x = np.array(numpy.random.default_rng(1).normal(size=(300_000, 8)))
 w = np.array(numpy.random.default_rng(2).normal(size=8))
@@ -111,15 +113,27 @@ if legate_fuse.is_enabled():
 """
 
 
+def products_unfused(tmp_path: Any, config: str, **env: str) -> str:
+    """The product program's report of MATVECMUL tasks run unfused, its results checked against
+    fusion off's under the same Legate configuration."""
+    results, report = {}, ""
+    for mode in ("0", "1"):
+        out = tmp_path / f"p{mode}.npy"
+        result = run([sys.executable, "-c", PRODUCTS, str(out)], LEGATE_FUSE=mode,
+                     LEGATE_CONFIG=config, **env)
+        assert result.returncode == 0, result.stderr[-3000:]
+        results[mode], report = numpy.load(out), result.stdout
+    assert results["0"].tobytes() == results["1"].tobytes()
+    return report
+
+
 def test_products_stay_cupynumeric_s_on_two_cpus(tmp_path: Any) -> None:
     """Two points would each compute a block cuPyNumeric's partition may not have given them:
     the product is not lifted, the program's results are those without the plugin."""
-    results = {}
-    for mode in ("0", "1"):
-        out = tmp_path / f"p{mode}.npy"
-        result = run([sys.executable, "-c", TWO_CPU_PRODUCTS, str(out)], LEGATE_FUSE=mode,
-                     LEGATE_CONFIG=TWO_CPUS)
-        assert result.returncode == 0, result.stderr[-3000:]
-        results[mode] = numpy.load(out)
-    assert results["0"].tobytes() == results["1"].tobytes()
-    assert "'not lifted': 1" in result.stdout
+    assert "'not lifted': 1" in products_unfused(tmp_path, TWO_CPUS)
+
+
+@pytest.mark.parametrize("products", ["0", "1"])
+def test_the_setting_leaves_products_to_cupynumeric(tmp_path: Any, products: str) -> None:
+    report = products_unfused(tmp_path, ONE_CPU, LEGATE_FUSE_PRODUCTS=products)
+    assert ("'not lifted': 1" in report) == (products == "0"), report

@@ -10,9 +10,8 @@ namespace legate_fuse {
 // The mapper of the `legate_fuse` library. A FUSED task without products gets Legate's default
 // mapping of every store (what an empty list asks for). A task with products maps each
 // product's matrix, vector and result as cuPyNumeric's mapper maps MATVECMUL's stores: exact
-// instances. Legate's default policy gave a matrix of NumPy data attached read-only a copy of
-// its own in the fused task: 64 MB more memory, and a product 2.3 times slower than
-// cuPyNumeric's.
+// instances. Under Legate's default policy a fused product of a matrix of NumPy data attached
+// read-only was slower than of a matrix Legate allocated (docs/STATUS.md, *Measurements*).
 class FusedMapper : public legate::mapping::Mapper {
  public:
   [[nodiscard]] std::vector<legate::mapping::StoreMapping> store_mappings(

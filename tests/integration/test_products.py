@@ -70,6 +70,17 @@ def test_a_transposed_matrix_and_a_vector_computed_before(always_fuse: Any,
     assert fused_ops(plans).count("MATVECMUL") >= 1
 
 
+def test_two_products_of_one_matrix_in_one_task(always_fuse: Any,
+                                                plans: list[PlanSummary]) -> None:
+    def program() -> list[Any]:
+        x, w = values((100, 8), "float64", 9), values(8, "float64", 10)
+        z1, z2 = x @ w, x @ (w * 1.0)
+        return [z1 + z2 * 0.5, np.sum(z1 - z2)]
+
+    run_both(program)
+    assert fused_ops(plans).count("MATVECMUL") == 2
+
+
 def test_a_matrix_written_in_the_group_is_not_read_whole(always_fuse: Any,
                                                           plans: list[PlanSummary]) -> None:
     """The product runs before the kernel: a matrix or vector the group computes is not

@@ -1,5 +1,7 @@
 #include "tasks/mapper.h"
 
+#include <cstdint>
+#include <set>
 #include <stdexcept>
 
 #include "tasks/layout.h"

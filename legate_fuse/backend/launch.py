@@ -36,17 +36,13 @@ def build_fused_task(
     with scope(provenance=provenance):
         task = runtime.create_auto_task(tasks.library(), tasks.FUSED_TASK_ID)
         partitioned = []
-        counts = [0, 0, 0]  # inputs, outputs, reductions so far
-        sources: list[tuple[int, int]] = []  # per argument: its kind of store and index
         for store, role, redop in args:  # (unpacked: plain tuples are accepted too)
             if role in (ROLE_INPUT, ROLE_READ_WHOLE):
-                variable, kind = task.add_input(store), _FROM_INPUT
+                variable = task.add_input(store)
             elif role in (ROLE_OUTPUT, ROLE_PRODUCT):
-                variable, kind = task.add_output(store), _FROM_OUTPUT
+                variable = task.add_output(store)
             else:
-                variable, kind = task.add_reduction(store, redop), _FROM_REDUCTION
-            sources.append((_FROM_PRODUCT if role == ROLE_PRODUCT else kind, counts[kind]))
-            counts[kind] += 1
+                variable = task.add_reduction(store, redop)
             if role in (ROLE_READ_WHOLE, ROLE_PRODUCT):
                 task.add_constraint(broadcast(variable))
             elif store.ndim > 0:
@@ -56,7 +52,7 @@ def build_fused_task(
         task.add_scalar_arg(kernel_id, string_type)
         task.add_scalar_arg(scalars)
         if products:
-            task.add_scalar_arg(_layout(args, sources, products))
+            task.add_scalar_arg(_layout([role for _, role, _ in args], products))
     return task
 
 
@@ -73,12 +69,18 @@ def runs_one_point() -> bool:
             and machine.count(TaskTarget.OMP) == 0 and machine.count(TaskTarget.GPU) == 0)
 
 
-def _layout(args: Sequence[KernelArg | tuple[Any, int, int]], sources: list[tuple[int, int]],
-            products: Sequence[tuple[int, int, int]]) -> bytes:
-    """The FUSED task's layout scalar: where each of the kernel's arrays comes from (every
-    argument but those only products read), then each product's matrix and vector (inputs)
-    and result (an output)."""
-    slots = [source for (_, role, _), source in zip(args, sources, strict=True)
+def _layout(roles: Sequence[int], products: Sequence[tuple[int, int, int]]) -> bytes:
+    """The FUSED task's layout scalar, from its arguments' roles in order: where each of the
+    kernel's arrays comes from (every argument but those only products read), then each
+    product's matrix and vector (inputs) and result (an output)."""
+    counts = [0, 0, 0]  # inputs, outputs, reductions so far
+    sources = []  # per argument: its kind of store and index among the task's of that kind
+    for role in roles:
+        kind = (_FROM_INPUT if role in (ROLE_INPUT, ROLE_READ_WHOLE) else
+                _FROM_OUTPUT if role in (ROLE_OUTPUT, ROLE_PRODUCT) else _FROM_REDUCTION)
+        sources.append((_FROM_PRODUCT if role == ROLE_PRODUCT else kind, counts[kind]))
+        counts[kind] += 1
+    slots = [source for role, source in zip(roles, sources, strict=True)
              if role != ROLE_READ_WHOLE]
     words = [len(slots), *(word for slot in slots for word in slot), len(products)]
     for result, matrix, vector in products:

@@ -456,6 +456,17 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{PRODUCTS}::test_a_transposed_matrix_and_a_vector_computed_before",),
         "a matrix stored column by column is given to BLAS transposed, as cuPyNumeric gives it"),
     Mutation(
+        "product-transposed-right-factor", "src/cpp/tasks/products.cc",
+        "transpose_b ? kTrans : kNoTrans", "kNoTrans",
+        (f"{PRODUCTS}::test_transposed_factors_as_cupynumeric_passes_them",),
+        "a right factor stored column by column is given to BLAS transposed, as cuPyNumeric "
+        "gives it"),
+    Mutation(
+        "product-result-argument-unpromoted", "src/cpp/analysis/temporaries.cc",
+        "        result.store   = store.unpromoted;\n", "",
+        (f"{PRODUCTS}::test_a_matrix_product_fuses_with_the_work_on_its_result",),
+        "the kernel's argument for a product's result is the result without the promotion"),
+    Mutation(
         "product-one-point", "legate_fuse/backend/launch.py",
         "machine.count(TaskTarget.CPU) == 1", "machine.count(TaskTarget.CPU) >= 1",
         (f"{PRODUCTS}::test_products_stay_cupynumeric_s_on_two_cpus",),

@@ -29,8 +29,8 @@ def build_fused_task(
     store aligned with every other (the group's iteration space), the kernel's id (registered
     with `_tasks` by this process) and its run-time scalars as arguments: the same in every
     process. `runtime` is Legate's own runtime (not the interceptor's proxy). `products`: the
-    matrix-vector products computed before the kernel, as positions in `args` of their result,
-    matrix and vector, which are broadcast (read or written whole: such a task runs as one
+    matrix products computed before the kernel, as positions in `args` of their result and
+    factors, which are broadcast (read or written whole: such a task runs as one
     point)."""
     align, broadcast, string_type, scope = _legate_names()
     with scope(provenance=provenance):
@@ -59,7 +59,7 @@ def build_fused_task(
 def runs_one_point() -> bool:
     """Whether a fused task launched now runs as one point: Legate has one CPU to run tasks
     in the current scope, no other processor, and the program runs in one process. A group
-    with a matrix-vector product is fused only then (lift/products.py)."""
+    with a matrix product is fused only then (lift/products.py)."""
     from legate.core import TaskTarget, get_machine
 
     from legate_fuse.lift.base import process_count

@@ -223,7 +223,7 @@ _EXPECTED = {
     "DOT": ((REDUCE, READ, READ),),
     # The array, the mask, the values (broadcast or not), then the array again, written.
     "PUTMASK": ((READ, READ, READ, WRITE),),
-    "ARANGE": ((WRITE,),), "MATVECMUL": ((REDUCE, READ, READ),),  # (lift/products.py)
+    "ARANGE": ((WRITE,),), **dict.fromkeys(products.OPS, ((REDUCE, READ, READ),)),
 }
 
 
@@ -277,8 +277,8 @@ def lift(record: TaskRecord) -> LiftedTask | None:
     args = _lifted_args(record)
     if args is None or not any(_shape_matches(args, e) for e in _EXPECTED[kind]):
         return None
-    if kind == products.OP:
-        return products.lift_product(record, args)
+    if kind in products.OPS:
+        return products.lift_product(record, kind, args)
     scalars = _scalars(record)
     op = _op_name(record, kind, scalars, c)
     if op is None:

@@ -40,8 +40,8 @@ class Step(NamedTuple):
     # Of a fused step: where each of its kernel's run-time scalars comes from, as (task, index
     # of the task's run-time value); read from the window's records at each launch.
     scalar_sources: tuple[tuple[int, int], ...] = ()
-    # Of a fused step: the matrix-vector products its task computes before the kernel, as
-    # positions in `args` of their (result, matrix, vector) (lift/products.py).
+    # Of a fused step: the matrix products its task computes before the kernel, as
+    # positions in `args` of their (result, first factor, second factor) (lift/products.py).
     products: tuple[tuple[int, int, int], ...] = ()
     # Of a step run as built: why each of its tasks was not fused (unfused.py; WINDOW_ENDED
     # where the window ended first, the flush that ended it known only when it runs).

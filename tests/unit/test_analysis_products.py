@@ -40,9 +40,10 @@ def test_a_product_and_the_work_on_its_result_are_one_group() -> None:
     assert groups(plan) == [("fused", [0, 1])]
     (group,) = plan.groups
     descs = w.descriptions
-    assert [tuple(descs[s] for s in p) for p in group.products] == [(Z_COLUMNS, X, W_ROWS)]
+    # The product writes, and the kernel reads, its result without the promotion.
+    assert [tuple(descs[s] for s in p) for p in group.products] == [(Z, X, W_ROWS)]
     roles = [(descs[a.store], a.privilege) for a in group.args]
-    assert roles == [(Y, _core.Privilege.READ), (Z_COLUMNS, _core.Privilege.WRITE_WHOLE),
+    assert roles == [(Y, _core.Privilege.READ), (Z, _core.Privilege.WRITE_WHOLE),
                      (P, _core.Privilege.WRITE), (X, _core.Privilege.READ_WHOLE),
                      (W_ROWS, _core.Privilege.READ_WHOLE)]
     assert group.temporaries == []  # the product's result is memory the product writes
@@ -91,3 +92,30 @@ def test_rule7_the_group_writes_no_root_a_product_reads_whole() -> None:
     plan = w.plan()
     assert groups(plan)[0] == ("fused", [0, 1])
     assert "shape" in plan.groups[0].end_reason or "whole" in plan.groups[0].end_reason
+
+
+def test_a_matrix_product_reads_its_result_without_the_inner_promotion() -> None:
+    """cuPyNumeric's MATMUL over (rows, inner, columns): the result promoted along the inner
+    dimension (1), the left factor along the columns, the right one along the rows."""
+    inner = 6
+    result = region(0, (ROWS, COLUMNS), space=8)
+    left = region(1, (ROWS, inner), space=9)
+    right = region(2, (inner, COLUMNS), space=10)
+    out = region(4, (ROWS, COLUMNS), space=8)
+
+    def along(store: str, dim: int, size: int, shape: tuple[int, int, int]) -> str:
+        return store.replace(store[store.index("shape"):store.index("type")],
+                             f"shape: [{', '.join(map(str, shape))}], transform: "
+                             f"Promote(extra_dim: {dim}, dim_size: {size}), ")
+
+    w = WindowBuilder()
+    w.task((along(result, 1, inner, (ROWS, inner, COLUMNS)), "W_WHOLE"),
+           (along(left, 2, COLUMNS, (ROWS, inner, COLUMNS)), "R_WHOLE"),
+           (along(right, 0, ROWS, (ROWS, inner, COLUMNS)), "R_WHOLE"), op="MATMUL")
+    w.task((out, "W"), (result, "R"), op="UNARY_OP.TANH")
+    w.keep_alive(left, right, out)
+    plan = w.plan()
+    assert groups(plan) == [("fused", [0, 1])]
+    (group,) = plan.groups
+    assert w.descriptions[group.products[0][0]] == result
+    assert group.temporaries == [] and "MATMUL" not in group.kernel_text

@@ -93,7 +93,7 @@ class KernelBuilder {
       throw Unsupported("a task that is not lifted");
     }
     const auto& op = op_names_[static_cast<std::size_t>(task.op)];
-    if (op == "MATVECMUL") {
+    if (ir::is_product(op)) {
       add_product(task);
       return;
     }
@@ -166,7 +166,7 @@ class KernelBuilder {
     return std::move(spec_);
   }
 
-  // A matrix-vector product: computed before the kernel into its result's memory, which the
+  // A matrix product: computed before the kernel into its result's memory, which the
   // kernel reads as an input array, through the view without the promotion.
   void add_product(const ir::Task& task)
   {
@@ -174,12 +174,16 @@ class KernelBuilder {
       if (arg.privilege != ir::Privilege::WriteWhole) {
         continue;
       }
-      const auto& result = store_at(arg.store);
-      const auto found   = products_.find(result.view);
-      if (found == products_.end() || result.unpromoted < 0) {
+      const auto unpromoted = store_at(arg.store).unpromoted;
+      if (unpromoted < 0) {
+        throw Unsupported("a product whose result is not read in the window");
+      }
+      const auto view  = store_at(unpromoted).view;
+      const auto found = products_.find(view);
+      if (found == products_.end()) {
         throw Unsupported("a product without its result among the kernel's arguments");
       }
-      current_[store_at(result.unpromoted).view] = Operand{Operand::Kind::Arg, found->second};
+      current_[view] = Operand{Operand::Kind::Arg, found->second};
       return;
     }
     throw Unsupported("a product without a result");

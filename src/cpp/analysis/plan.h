@@ -33,8 +33,9 @@ struct Group {
   // Arguments of the fused task (Fused only): inputs, then outputs, then reductions, the order
   // in which Legate lists a task's stores; the kernel's arguments, in the same order.
   std::vector<FusedArg> args;
-  // The matrix-vector products the fused task computes before its kernel, in program order:
-  // (result, matrix, vector), each a store of `args` (WriteWhole, ReadWhole, ReadWhole).
+  // The matrix products the fused task computes before its kernel, in program order: (result
+  // without its promotion, first factor, second factor), each a store of `args` (WriteWhole,
+  // ReadWhole, ReadWhole).
   std::vector<std::array<std::int32_t, 3>> products;
   std::string end_reason;
   std::optional<ir::KernelSpec> kernel;  // Fused only (see kernel_builder.h)

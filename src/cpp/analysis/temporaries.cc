@@ -120,12 +120,15 @@ void resolve_group(const ir::Window& window, Group& group)
       const auto root   = store.root;
       written_live.insert(root);
       if (arg.privilege == ir::Privilege::WriteWhole) {
-        // Computed before the kernel, into the store's memory, which the kernel reads through
-        // the view without the promotion (legality: the store's only view the group has seen).
+        // Computed before the kernel, into the memory of the view without the promotion, which
+        // is the argument the kernel reads (legality: the store's only view the group has
+        // seen).
         products.insert(root);
-        written_views.insert(window.stores[static_cast<std::size_t>(store.unpromoted)].view);
+        ir::Arg result = arg;
+        result.store   = store.unpromoted;
+        written_views.insert(store_of(window, result).view);
         std::array<std::int32_t, 3> product{
-            add_arg(group.args, arg_index, window, arg, arg.privilege), -1, -1};
+            add_arg(group.args, arg_index, window, result, arg.privilege), -1, -1};
         std::size_t next = 1;
         for (const auto& read : args) {
           if (read.privilege == ir::Privilege::ReadWhole && next < product.size()) {

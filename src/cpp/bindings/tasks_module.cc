@@ -34,7 +34,7 @@ PYBIND11_MODULE(_tasks, m)
       pybind11::arg("kernel_id"), pybind11::arg("path"), pybind11::arg("symbol"),
       "Register a PTX kernel under the id FUSED tasks name it by (loaded by the GPU variant)");
   m.def("product_blas_available", &legate_fuse::product_blas_available,
-        "Whether the BLAS library cuPyNumeric's matrix-vector products call is loaded in this "
+        "Whether the BLAS library cuPyNumeric's matrix products call is loaded in this "
         "process: only then are those products computed inside fused tasks");
   m.def(
       "set_kernel_threads",

@@ -44,6 +44,8 @@ std::int32_t runtime_scalar_count(const std::string& op)
 
 bool takes_index(const std::string& op) { return op == "ARANGE"; }
 
+bool is_product(const std::string& op) { return op == "MATVECMUL" || op == "MATMUL"; }
+
 namespace {
 const std::string kArgvalPrefix = "ARGVAL.";
 }  // namespace

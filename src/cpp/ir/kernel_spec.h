@@ -65,6 +65,10 @@ struct KernelSpec {
 // then one-dimensional, as its output is.
 [[nodiscard]] bool takes_index(const std::string& op);
 
+// Whether the lifted operation `op` is a product (cuPyNumeric's MATVECMUL or MATMUL), computed
+// by a library call before the kernel, which reads its result (tasks/products.h).
+[[nodiscard]] bool is_product(const std::string& op);
+
 // The node that pairs a value with its index along axis `axis` for an argmin or argmax folded
 // into kernel argument `target_arg`: "ARGVAL.<axis>.<arg>" (codegen/arg_reduction.h renders it).
 [[nodiscard]] std::string argval_node(std::int64_t axis, std::int32_t target_arg);

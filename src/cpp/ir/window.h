@@ -10,10 +10,10 @@
 
 namespace legate_fuse::ir {
 
-// ReadWhole and WriteWhole are the arguments of a matrix-vector product (cuPyNumeric's
-// MATVECMUL), which a fused task computes before its kernel by one library call: its matrix
-// and vector are read whole (not partitioned), and its result, the store of the product
-// promoted along the matrix's columns, is written whole; the kernel then reads it element by
+// ReadWhole and WriteWhole are the arguments of a matrix product (cuPyNumeric's MATVECMUL or
+// MATMUL), which a fused task computes before its kernel by one library call: its factors are
+// read whole (not partitioned), and its result, the store of the product promoted along the
+// dimension the product sums over, is written whole; the kernel then reads it element by
 // element, as the view without that promotion (StoreRef::unpromoted).
 enum class Privilege : std::int32_t {
   Read       = 0,

@@ -196,7 +196,7 @@ void FusedTask::cpu_variant(legate::TaskContext context)
 {
   const Layout layout = task_layout(context);
   for (const auto& product : layout.products) {
-    compute_product(context.input(product.matrix).data(), context.input(product.vector).data(),
+    compute_product(context.input(product.first).data(), context.input(product.second).data(),
                     context.output(product.out).data());
   }
   const Block block = local_block(context, layout);

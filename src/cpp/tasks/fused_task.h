@@ -9,8 +9,8 @@ namespace legate_fuse {
 // One task per fused group: calls a kernel compiled at run time on the point task's local
 // blocks. Scalars: 0 = the kernel's id (under which this process registered its build of the
 // kernel), 1 = the packed run-time scalar values (binary), 2 (optional) = the kernel's layout:
-// where each of its arrays comes from and the matrix-vector products computed before it runs
-// (tasks/products.h), whose matrices and vectors are read whole. Stores: inputs, outputs,
+// where each of its arrays comes from and the matrix products computed before it runs
+// (tasks/products.h), whose factors are read whole. Stores: inputs, outputs,
 // reductions, all aligned but those of the products.
 class FusedTask : public legate::LegateTask<FusedTask> {
  public:

@@ -7,9 +7,9 @@
 namespace legate_fuse {
 
 // The FUSED task's layout (its scalar 2, when present): where each of the kernel's arrays comes
-// from, and the matrix-vector products computed before the kernel runs (tasks/products.h).
+// from, and the products computed before the kernel runs (tasks/products.h).
 // Written by the launch (legate_fuse/backend/launch.py) as int32 words:
-//   [K, (source, index) * K, P, (matrix input, vector input, result output) * P].
+//   [K, (source, index) * K, P, (first factor input, second factor input, result output) * P].
 // Without it, the kernel's arrays are the task's inputs, outputs and reductions, in order.
 enum class Source : std::int32_t { Input = 0, Output = 1, Reduction = 2, Product = 3 };
 
@@ -19,8 +19,8 @@ struct Slot {
 };
 
 struct Product {
-  std::uint32_t matrix{};  // inputs, read whole
-  std::uint32_t vector{};
+  std::uint32_t first{};  // inputs, read whole
+  std::uint32_t second{};
   std::uint32_t out{};  // an output, written whole: read by the kernel as an input
 };
 

@@ -19,12 +19,14 @@ std::vector<legate::mapping::StoreMapping> FusedMapper::store_mappings(
   const auto layout = parse_layout(scalar.ptr(), scalar.size());
   const auto target = options.front();
   for (const auto& product : layout.products) {
-    for (const auto input : {product.matrix, product.vector}) {
+    for (const auto input : {product.first, product.second}) {
       mappings.push_back(legate::mapping::StoreMapping::default_mapping(task.input(input).data(),
                                                                         target, /*exact=*/true));
     }
+    // Row by row, as BLAS writes it (cuPyNumeric's mapper asks the same of MATMUL's result).
     mappings.push_back(legate::mapping::StoreMapping::default_mapping(
-        task.output(product.out).data(), target, /*exact=*/true));
+        task.output(product.out).data(), target, /*exact=*/true,
+        legate::mapping::DimOrdering::c_order()));
   }
   return mappings;
 }

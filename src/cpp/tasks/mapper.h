@@ -9,9 +9,10 @@ namespace legate_fuse {
 
 // The mapper of the `legate_fuse` library. A FUSED task without products gets Legate's default
 // mapping of every store (what an empty list asks for). A task with products maps each
-// product's matrix, vector and result as cuPyNumeric's mapper maps MATVECMUL's stores: exact
-// instances. Under Legate's default policy a fused product of a matrix of NumPy data attached
-// read-only was slower than of a matrix Legate allocated (docs/STATUS.md, *Measurements*).
+// product's factors and result as cuPyNumeric's mapper maps MATVECMUL's and MATMUL's stores:
+// exact instances, the result row by row. Under Legate's default policy a fused product of a
+// matrix of NumPy data attached read-only was slower than of a matrix Legate allocated
+// (docs/STATUS.md, *Measurements*).
 class FusedMapper : public legate::mapping::Mapper {
  public:
   [[nodiscard]] std::vector<legate::mapping::StoreMapping> store_mappings(

@@ -456,6 +456,11 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{PRODUCTS}::test_a_transposed_matrix_and_a_vector_computed_before",),
         "a matrix stored column by column is given to BLAS transposed, as cuPyNumeric gives it"),
     Mutation(
+        "fill-asks-tasks-held-since-creation", "legate_fuse/window/holding.py",
+        "            return created[1]\n", "            return len(self.tasks)\n",
+        ("tests/integration/test_flush_points.py::test_fill_of_a_held_store_flushes_first",),
+        "a fill of a new store asks the tasks held since the store was created"),
+    Mutation(
         "product-transposed-right-factor", "src/cpp/tasks/products.cc",
         "transpose_b ? kTrans : kNoTrans", "kNoTrans",
         (f"{PRODUCTS}::test_transposed_factors_as_cupynumeric_passes_them",),

@@ -26,7 +26,7 @@ TESTED_VERSIONS = {"legate": "26.6.1", "nvidia-cupynumeric": "26.6.1"}
 # (cuPyNumeric's `stencil_hint`, which passes initialize=False, so nothing is even read).
 RUNTIME_PASS_THROUGH = frozenset({
     "add_shutdown_callback", "config", "core_library", "create_array", "create_array_like",
-    "create_library", "create_nullable_array", "create_store", "create_store_from_scalar",
+    "create_library", "create_nullable_array", "create_store_from_scalar",
     "create_struct_array", "find_library", "find_or_create_library", "get_machine", "machine",
     "node_count", "node_id", "prefetch_bloated_instances", "realm_config",
 })
@@ -37,7 +37,7 @@ RUNTIME_STORE_OPERATIONS = frozenset({
 # Methods the proxy defines itself (tasks, synchronisation, external memory).
 RUNTIME_HANDLED = frozenset({
     "create_auto_task", "create_manual_task", "submit", "tree_reduce", "issue_fill",
-    "issue_execution_fence",
+    "create_store", "issue_execution_fence",
     "issue_mapping_fence", "finish", "create_store_from_buffer", "create_store_from_tiles",
 })
 # Any other method or attribute flushes the window first (reason "unknown_runtime_call").

@@ -85,10 +85,19 @@ class RuntimeProxy:
 
         return after_the_window
 
+    def create_store(self, *args: Any, **kwargs: Any) -> Any:
+        store = self._runtime.create_store(*args, **kwargs)
+        self._session.window.created(store)
+        return store
+
     def issue_fill(self, lhs: Any, value: Any) -> Any:
         session = self._session
-        if session.window.tasks:  # a held task may touch the store or the value's store
-            session.flush_if_touched(stores_of(lhs) + stores_of(value), "issue_fill")
+        window = session.window
+        since = window.held_since_created(lhs)
+        # A held task may touch the store or the value's store.
+        if window.tasks and (window.touches(stores_of(value))
+                             or window.touches(stores_of(lhs), since)):
+            session.flush("issue_fill")
         return self._runtime.issue_fill(lhs, session.packed_futures.fill_value(value))
 
     def _issue_by_name(self, name: str, *args: Any, **kwargs: Any) -> Any:

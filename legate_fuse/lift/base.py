@@ -13,7 +13,8 @@ from legate_fuse.capture.task_record import TaskRecord, is_argument_ref
 READ, WRITE, READ_WRITE, REDUCE = (int(p.value) for p in (
     _core.Privilege.READ, _core.Privilege.WRITE, _core.Privilege.READ_WRITE,
     _core.Privilege.REDUCE))
-# A matrix product's arguments (ir::Privilege, lift/products.py): its factors read whole, its result written whole by the product before the kernel runs.
+# A matrix product's arguments (ir::Privilege, lift/products.py): its factors read whole, its
+# result written whole by the product before the kernel runs.
 READ_WHOLE, WRITE_WHOLE = (int(p.value) for p in (_core.Privilege.READ_WHOLE,
                                                    _core.Privilege.WRITE_WHOLE))
 

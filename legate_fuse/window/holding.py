@@ -72,6 +72,13 @@ class Window:
         self.held_back: Sequence[TaskRecord] = ()
         # Why the window is being flushed, while the executor runs it ("" otherwise).
         self.flush_reason = ""
+        # The store the program created last, and how many tasks were held then: no task held
+        # before a store was created can touch it (a new store has storage of its own), so
+        # a fill that follows at once (cuPyNumeric zeroes every product's result, every
+        # `zeros`) asks only the tasks held since. A reference, not an id(): a freed store's
+        # id() is soon another store's, a view of an array held tasks may write. Dropped
+        # whenever tasks leave the window, and at the first fill.
+        self._created: tuple[Any, int] | None = None
 
     def __len__(self) -> int:
         return len(self.tasks)
@@ -97,16 +104,33 @@ class Window:
                 logger.warning("legate-fuse: choosing where to cut the window failed: %r", error)
         self._run("window_full", count)
 
-    def touches(self, stores: Sequence[Any]) -> bool:
-        """Whether any held task touches (overlaps) any of `stores`."""
-        if not self.tasks or not stores:
+    def touches(self, stores: Sequence[Any], since: int = 0) -> bool:
+        """Whether any held task (from the `since`-th on) touches (overlaps) any of
+        `stores`."""
+        if len(self.tasks) <= since or not stores:
             return False
         return any(
             held.overlaps(store)
-            for record in self.tasks
+            for record in self.tasks[since:]
             for held in record.stores
             for store in stores
         )
+
+    def created(self, store: Any) -> None:
+        """`store` is new: no task held now touches it."""
+        self._created = (store, len(self.tasks))
+
+    def held_since_created(self, store: Any) -> int:
+        """How many of the held tasks, counted from the first, cannot touch `store`: those
+        held before it was created, if it is the store created last; else none. Forgets that
+        store."""
+        created, self._created = self._created, None
+        if created is not None and created[0] is store:
+            return created[1]
+        return 0
+
+    def forget_created(self) -> None:
+        self._created = None
 
     def flush(self, reason: str) -> None:
         """Executes every held task, in program order. An empty window is not counted."""
@@ -119,6 +143,7 @@ class Window:
         # Taken out first: anything the executor triggers sees an empty window.
         run, kept = self.tasks[:count], self.tasks[count:]
         self.tasks.clear()
+        self._created = None  # (positions change)
         self.stats.flushes[reason] += 1
         logger.debug("flushing %d tasks (%d kept): %s", len(run), len(kept), reason)
         self.held_back, self.flush_reason = kept, reason

@@ -104,12 +104,34 @@ def test_legate_timing_flushes(session: Session) -> None:
 
 def test_fill_of_a_held_store_flushes_first(session: Session) -> None:
     b = cn.arange(64.0)
-    a = b * 2.0
+    a = b * 2.0  # a new store (Window.created), then the held task that writes it
     assert len(session.window) >= 1
     before = flushes(session, "issue_fill")
     a.fill(5.0)  # without the flush the held multiply would overwrite the fill
     assert flushes(session, "issue_fill") == before + 1
     numpy.testing.assert_array_equal(numpy.asarray(a), numpy.full(64, 5.0))
+
+
+def test_the_fill_of_a_new_store_asks_no_task_held_before_it(session: Session,
+                                                              monkeypatch: Any) -> None:
+    """cuPyNumeric zeroes a product's new result (and every `zeros`): the held tasks, made
+    before the store, cannot touch it and are not asked, however many there are."""
+    a = cn.arange(64.0)
+    legate_fuse.flush()
+    for _ in range(5):
+        a = a * 2.0 + 1.0
+    held = len(session.window)
+    asked: list[int] = []
+    touches = session.window.touches
+
+    def counted(stores: Any, since: int = 0) -> bool:
+        asked.append(len(session.window.tasks[since:]) if stores else 0)
+        return touches(stores, since)
+
+    monkeypatch.setattr(session.window, "touches", counted)
+    z = cn.zeros(64)
+    assert len(session.window) == held >= 10 and asked and not any(asked)
+    numpy.testing.assert_array_equal(numpy.asarray(z + a), numpy.asarray(a))
 
 
 def test_reduction_fill_does_not_cut_the_window(session: Session) -> None:

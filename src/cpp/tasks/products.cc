@@ -63,75 +63,96 @@ std::size_t stride_for_blas(std::size_t m, std::size_t n, std::size_t x_stride,
   return std::max(x_stride, y_stride);
 }
 
-// cuPyNumeric's MATVECMUL: `matrix` and `vector` as it promotes them (rows, columns), `out` its
-// result without the promotion (rows).
+template <int DIM>
+std::size_t extent(const legate::Rect<DIM>& shape, int dim)
+{
+  return static_cast<std::size_t>(shape.hi[dim] - shape.lo[dim] + 1);
+}
+
+// A product's two factors on `shape`: their addresses and strides (in elements). The strides
+// come first: members are initialised in this order, and the addresses' initialisers write
+// the strides.
+template <typename T, int DIM>
+struct Factors {
+  std::size_t first_strides[DIM]{};
+  std::size_t second_strides[DIM]{};
+  const T* first{};
+  const T* second{};
+
+  Factors(const legate::Rect<DIM>& shape, const legate::PhysicalStore& first_store,
+          const legate::PhysicalStore& second_store)
+      : first{first_store.read_accessor<T, DIM>(shape).ptr(shape, first_strides)},
+        second{second_store.read_accessor<T, DIM>(shape).ptr(shape, second_strides)}
+  {
+  }
+};
+
+// cuPyNumeric's MATVECMUL on `shape` (rows, columns): `matrix` and `vector` as it promotes
+// them, `out` its result without the promotion (rows).
 template <typename T>
-void matrix_vector(Gemv<T> gemv, const legate::PhysicalStore& matrix,
+void matrix_vector(Gemv<T> gemv, const legate::Rect<2>& shape, const legate::PhysicalStore& matrix,
                    const legate::PhysicalStore& vector, const legate::PhysicalStore& out)
 {
-  const auto shape = matrix.shape<2>().intersection(vector.shape<2>());
-  if (shape.empty()) {
-    return;
-  }
-  auto m = static_cast<std::size_t>(shape.hi[0] - shape.lo[0] + 1);
-  auto n = static_cast<std::size_t>(shape.hi[1] - shape.lo[1] + 1);
-  std::size_t matrix_strides[2];
-  std::size_t vector_strides[2];
-  std::size_t out_strides[1];
-  const T* a = matrix.read_accessor<T, 2>(shape).ptr(shape, matrix_strides);
-  const T* x = vector.read_accessor<T, 2>(shape).ptr(shape, vector_strides);
+  auto m = extent(shape, 0);
+  auto n = extent(shape, 1);
+  const Factors<T, 2> factors{shape, matrix, vector};
   bool transpose{};
-  const auto lda = stride_for_blas(m, n, matrix_strides[0], matrix_strides[1], transpose);
+  const auto lda =
+      stride_for_blas(m, n, factors.first_strides[0], factors.first_strides[1], transpose);
   if (transpose) {
     std::swap(m, n);
   }
   const legate::Rect<1> rows{shape.lo[0], shape.hi[0]};
+  std::size_t out_strides[1];
   T* y = out.write_accessor<T, 1>(rows).ptr(rows, out_strides);
-  gemv(kRowMajor, transpose ? kTrans : kNoTrans, static_cast<int>(m), static_cast<int>(n), T{1}, a,
-       static_cast<int>(lda), x, 1, T{0}, y, 1);
+  gemv(kRowMajor, transpose ? kTrans : kNoTrans, static_cast<int>(m), static_cast<int>(n), T{1},
+       factors.first, static_cast<int>(lda), factors.second, 1, T{0}, y, 1);
 }
 
-// cuPyNumeric's MATMUL computed whole: `left` and `right` as it promotes them (rows, inner,
-// columns), `out` its result without the promotion (rows, columns), laid out row by row (the
-// mapper asks for it, as cuPyNumeric's does).
+// cuPyNumeric's MATMUL computed whole, on `shape` (rows, inner, columns): `left` and `right`
+// as it promotes them, `out` its result without the promotion (rows, columns), laid out row by row
+// (the mapper asks for it, as cuPyNumeric's does).
 template <typename T>
-void matrix_matrix(Gemm<T> gemm, const legate::PhysicalStore& left,
+void matrix_matrix(Gemm<T> gemm, const legate::Rect<3>& shape, const legate::PhysicalStore& left,
                    const legate::PhysicalStore& right, const legate::PhysicalStore& out)
 {
-  const auto shape = left.shape<3>().intersection(right.shape<3>());
-  if (shape.empty()) {
-    return;
-  }
-  const auto m = static_cast<std::size_t>(shape.hi[0] - shape.lo[0] + 1);
-  const auto k = static_cast<std::size_t>(shape.hi[1] - shape.lo[1] + 1);
-  const auto n = static_cast<std::size_t>(shape.hi[2] - shape.lo[2] + 1);
-  std::size_t left_strides[3];
-  std::size_t right_strides[3];
-  std::size_t out_strides[2];
-  const T* a = left.read_accessor<T, 3>(shape).ptr(shape, left_strides);
-  const T* b = right.read_accessor<T, 3>(shape).ptr(shape, right_strides);
+  const auto m = extent(shape, 0);
+  const auto k = extent(shape, 1);
+  const auto n = extent(shape, 2);
+  const Factors<T, 3> factors{shape, left, right};
   bool transpose_a{};
   bool transpose_b{};
-  const auto lda = stride_for_blas(m, k, left_strides[0], left_strides[1], transpose_a);
-  const auto ldb = stride_for_blas(k, n, right_strides[1], right_strides[2], transpose_b);
+  const auto lda =
+      stride_for_blas(m, k, factors.first_strides[0], factors.first_strides[1], transpose_a);
+  const auto ldb =
+      stride_for_blas(k, n, factors.second_strides[1], factors.second_strides[2], transpose_b);
   const legate::Rect<2> block{{shape.lo[0], shape.lo[2]}, {shape.hi[0], shape.hi[2]}};
+  std::size_t out_strides[2];
   T* c = out.write_accessor<T, 2>(block).ptr(block, out_strides);
   if (out_strides[1] != 1 && n > 1) {
     throw std::runtime_error("legate-fuse: a product's result not laid out row by row");
   }
   gemm(kRowMajor, transpose_a ? kTrans : kNoTrans, transpose_b ? kTrans : kNoTrans,
-       static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), T{1}, a,
-       static_cast<int>(lda), b, static_cast<int>(ldb), T{0}, c, static_cast<int>(out_strides[0]));
+       static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), T{1}, factors.first,
+       static_cast<int>(lda), factors.second, static_cast<int>(ldb), T{0}, c,
+       static_cast<int>(out_strides[0]));
 }
 
 template <typename T>
 void product(Gemv<T> gemv, Gemm<T> gemm, const legate::PhysicalStore& first,
              const legate::PhysicalStore& second, const legate::PhysicalStore& out)
 {
+  // Over the intersection of the factors' domains, as cuPyNumeric's tasks compute.
   if (first.dim() == 3) {
-    matrix_matrix(gemm, first, second, out);
-  } else {
-    matrix_vector(gemv, first, second, out);
+    const auto shape = first.shape<3>().intersection(second.shape<3>());
+    if (!shape.empty()) {
+      matrix_matrix(gemm, shape, first, second, out);
+    }
+    return;
+  }
+  const auto shape = first.shape<2>().intersection(second.shape<2>());
+  if (!shape.empty()) {
+    matrix_vector(gemv, shape, first, second, out);
   }
 }
 

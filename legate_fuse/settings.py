@@ -171,9 +171,8 @@ class Config:
     products: bool = setting(
         "LEGATE_FUSE_PRODUCTS", True, parse_switch,
         "1 computes cuPyNumeric's matrix-vector and matrix-matrix products (X @ w, A @ B) inside "
-        "fused tasks, with the "
-        "element-wise work on their results, where Legate runs one CPU task at a time; 0 leaves "
-        "every product to cuPyNumeric's own task.",
+        "fused tasks, with the element-wise work on their results, where Legate runs one CPU "
+        "task at a time; 0 leaves every product to cuPyNumeric's own task.",
     )
     log_level: str = setting(
         "LEGATE_FUSE_LOG_LEVEL", "warning", parse_log_level,

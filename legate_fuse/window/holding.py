@@ -109,9 +109,11 @@ class Window:
         `stores`."""
         if len(self.tasks) <= since or not stores:
             return False
+        # (Sliced only when needed: every runtime operation on a store asks from the first.)
+        records = self.tasks[since:] if since else self.tasks
         return any(
             held.overlaps(store)
-            for record in self.tasks[since:]
+            for record in records
             for held in record.stores
             for store in stores
         )

@@ -27,9 +27,9 @@ class GroupState {
   //  5. a reduction target is not otherwise accessed, and further reductions into it use the
   //     same view and operator;
   //  6. distinct roots never overlap (holds by construction of root identity);
-  //  7. a matrix product's factors are read whole only where the group
-  //     accesses their roots in no other way, and its result goes to a root the group has not
-  //     accessed before (the product runs before the kernel).
+  //  7. a matrix product's factors are read whole only where the group accesses their roots
+  //     in no other way, and its result goes to a root the group has not accessed before (the
+  //     product runs before the kernel).
   [[nodiscard]] std::optional<std::string> why_not(const ir::Task& task) const;
 
   void add(const ir::Task& task);

@@ -18,6 +18,8 @@ class Stats:
     fused_launches: int = 0
     temporaries_eliminated: int = 0
     bytes_not_allocated: int = 0
+    # New stores given the store of a temporary a fused task did not allocate (recycling.py).
+    stores_reused: int = 0
     # Arrays a window writes and lets go that ran in the memory of one it let go before
     # (backend/shared_storage.py).
     arrays_in_shared_memory: int = 0
@@ -63,6 +65,7 @@ class Stats:
             "fused_launches": self.fused_launches,
             "temporaries_eliminated": self.temporaries_eliminated,
             "bytes_not_allocated": self.bytes_not_allocated,
+            "stores_reused": self.stores_reused,
             "arrays_in_shared_memory": self.arrays_in_shared_memory,
             "windows_planned": self.windows_planned,
             "plan_cache_hits": self.plan_cache_hits,

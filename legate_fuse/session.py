@@ -253,6 +253,7 @@ class Session:
     def at_exit(self) -> None:
         self.flush("exit")
         self.window.forget_created()  # (no store of the plugin's outlives the program)
+        self.window.recycler.clear()
         if self.config.stats == "json":
             print(f"legate-fuse statistics {json.dumps(self.report())}", file=sys.stderr,
                   flush=True)

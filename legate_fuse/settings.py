@@ -205,7 +205,8 @@ class Config:
     compile_mode: str = setting(
         "LEGATE_FUSE_COMPILE", "background", one_of(COMPILE_MODES),
         "background: a fused group runs unfused while its kernel compiles at low priority, "
-        "fused once ready; wait: its first launch waits for its kernel.",
+        "fused once ready (one whose temporaries take 256 MiB or more waits); wait: its first "
+        "launch waits for its kernel.",
     )
     compile_jobs: int = setting(
         "LEGATE_FUSE_COMPILE_JOBS", 0, integer_at_least(1, "not a number of compilers"),

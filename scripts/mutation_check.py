@@ -14,8 +14,10 @@ sources, which is what their mutations change).
     .venv/bin/python scripts/mutation_check.py --after-pytest  # as scripts/test.sh runs it
 
 With --after-pytest (scripts/test.sh passes it: its pytest run of the whole suite, on these very
-sources, has just passed), the unmutated Python baseline runs only QUICK_BASELINE, enough to
-show that the package copy imports and runs with Legate, instead of every selected test again.
+sources, has just passed), the unmutated baselines run only QUICK_BASELINE, enough to show that
+the package copy imports and runs with Legate, instead of every selected test again: once with
+the installed modules, once with those built from the repository's C++ sources (the same
+sources, built as the install builds them: Release).
 
 Exit status: 0 when every mutation was killed, 1 when one survived, 2 when the check itself
 could not run (a mutation whose original text is no longer in the source, exactly once; an
@@ -107,6 +109,7 @@ COMPLEX_ARITHMETIC = "tests/integration/test_complex_arithmetic.py"
 AXIS_REDUCTIONS = "tests/integration/test_axis_reductions.py"
 DISJOINT_VIEWS = "tests/integration/test_disjoint_views.py"
 PRODUCTS = "tests/integration/test_products.py"
+RECYCLING = "tests/integration/test_store_recycling.py"
 AXIS_REDUCTIONS = "tests/integration/test_axis_reductions.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
@@ -973,10 +976,35 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a group whose kernel is not in the cache runs unfused while it compiles"),
     Mutation(
         "background-kernel-takes-over", "legate_fuse/backend/fuser.py",
-        "            elif not job.finished:\n",
+        "            elif not job.finished and not wait:\n",
         "            elif True:\n",
         (f"{BACKGROUND}::test_a_group_runs_unfused_until_its_kernel_is_ready_then_fused",),
         "the fused task takes over once its kernel is ready"),
+    Mutation(
+        "background-big-groups-wait", "legate_fuse/backend/fuser.py",
+        "self._register(kernel, bytes_not_allocated >= WAIT_BYTES)",
+        "self._register(kernel)",
+        (f"{BACKGROUND}::test_a_group_whose_temporaries_take_much_memory_waits_for_its_kernel",),
+        "a group whose temporaries take WAIT_BYTES or more waits for its kernel: run as built, "
+        "its window would hold them all at once"),
+    Mutation(
+        "recycled-stores-counted-as-held", "legate_fuse/plan/planner.py",
+        "        for number in self.recycler.held_numbers(index):\n"
+        "            held[number] += 1\n",
+        "",
+        (f"{RECYCLING}::"
+         "test_a_loop_hands_its_temporaries_stores_back_and_its_results_keep_their_memory",),
+        "the references the recycler holds to new stores are the window's own (else no "
+        "temporary is ever eliminated)"),
+    Mutation(
+        "recycled-only-where-a-temporary-was", "legate_fuse/window/recycling.py",
+        "        if len(self.created) not in self._recycled_last:\n            return None\n",
+        "",
+        ("tests/unit/test_store_recycling.py",
+         f"{RECYCLING}::"
+         "test_a_loop_hands_its_temporaries_stores_back_and_its_results_keep_their_memory"),
+        "a kept store is handed back only where a temporary was created in the last window "
+        "(a result given one takes new memory)"),
     Mutation(
         "background-only-in-one-process", "legate_fuse/backend/fuser.py",
         '    if config.compile_mode == "background" and process_count() == 1:\n',
@@ -1666,10 +1694,11 @@ class CppBuild:
                    "-DCMAKE_BUILD_TYPE=Release", f"-DPython_EXECUTABLE={PYTHON}",
                    f"-Dpybind11_DIR={pybind11_dir}"], "configure")
 
-    def compile(self, targets: Sequence[str]) -> list[Path]:
-        """Builds the targets (one job: the machine is shared); returns their modules."""
-        self._run([str(self.venv_bin / "ninja"), "-C", str(self.build), "-j", "1", *targets],
-                  "build " + " ".join(targets))
+    def compile(self, targets: Sequence[str], jobs: int = 1) -> list[Path]:
+        """Builds the targets (one job by default: tests run beside the mutations' builds);
+        returns their modules."""
+        self._run([str(self.venv_bin / "ninja"), "-C", str(self.build), "-j", str(jobs),
+                   *targets], "build " + " ".join(targets))
         modules = []
         for target in targets:
             (module,) = self.build.glob(f"{target}*.so")
@@ -1727,7 +1756,8 @@ class Checker:
             f"{MUTATION_BUILD.relative_to(ROOT)} (incremental; the first build takes minutes)")
         build.sync()
         build.configure()
-        modules = build.compile(("_core", "_tasks"))
+        # Nothing else runs yet: every core builds.
+        modules = build.compile(("_core", "_tasks"), jobs=os.cpu_count() or 1)
         self.cpp = build
         return self.baseline("unmutated-built", tests, modules)
 
@@ -1818,7 +1848,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             log(f"unmutated: every test passed ({seconds:.0f} s)")
             cpp_tests = without_duplicates(t for m in mutations if m.is_cpp for t in m.tests)
             if cpp_tests:
-                seconds = checker.cpp_baseline(cpp_tests)
+                seconds = checker.cpp_baseline(list(QUICK_BASELINE) if args.after_pytest
+                                               else cpp_tests)
                 log(f"unmutated, built from the repository's C++ sources: every test passed "
                     f"({seconds:.0f} s)")
             outcomes: dict[str, Outcome] = {}

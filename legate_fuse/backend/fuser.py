@@ -14,7 +14,7 @@ from typing import Any
 
 from legate_fuse import _core, _tasks, unfused
 from legate_fuse.backend import finish_kernels, kernel_threads
-from legate_fuse.backend.background import Job, KernelJobs
+from legate_fuse.backend.background import WAIT_BYTES, Job, KernelJobs
 from legate_fuse.backend.cache_folders import cache_policy, kernel_folder
 from legate_fuse.backend.compiler import CompileError, KernelCache
 from legate_fuse.backend.cpu_kernels import KernelCompiler
@@ -82,10 +82,10 @@ class Fuser:
                 ) -> BaseException | None:
         """Runs every task of the window, in plan order: each fused group as one task, or its
         original tasks when anything about fusing it fails; `done[t]` is set once task t has
-        run (or was covered by a fused task, or was dead). Every task runs even if one of the
+        run (or was covered by a fused task, or was dead); the temporaries of the groups
+        launched fused go into `planned.unallocated`. Every task runs even if one of the
         program's own tasks raises, as without the window: the first such error is returned
-        for the caller to raise. `flush_reason`: why the window ended (for the report of
-        what ran unfused)."""
+        for the caller to raise. `flush_reason`: why the window ended (for the unfused report)."""
         first_error: BaseException | None = None
         group_bytes = planned.plan.group_bytes  # of this window's shapes
         stores = launch_stores(planned, self.stats)
@@ -93,6 +93,7 @@ class Fuser:
             if step.kind == "fused":
                 not_fused = self._launch(planned, stores, step, bytes_not_allocated)
                 if not_fused is None:
+                    planned.unallocated.extend(step.temporaries)
                     for t in (*step.tasks, *step.dead_tasks):
                         done[t] = True
                     continue
@@ -109,8 +110,7 @@ class Fuser:
                 bytes_not_allocated: int) -> str | None:
         """Builds and submits the step's fused task, with the window's `stores` by number;
         None once submitted, else why nothing was (its kernel is compiling, or failed)."""
-        # One stage around it all: the clock's own time, charged at every change of stage, is
-        # not spent twice per launch.
+        # One stage around it all: the clock's own time, charged at each change, spent once.
         with self.clock.stage("launch"):
             try:
                 kernel = step.kernel
@@ -120,7 +120,7 @@ class Fuser:
                     return unfused.PRODUCT_POINTS
                 if kernel.kernel_id not in self._kernels:  # (a stage only when there is work)
                     with self.clock.stage("kernel"):
-                        if not self._register(kernel):
+                        if not self._register(kernel, bytes_not_allocated >= WAIT_BYTES):
                             return unfused.KERNEL_COMPILING
                 # Plain tuples in KernelArg's order: built for every argument of every launch.
                 args = [(stores[store], role, redop) for store, role, redop in step.args]
@@ -145,21 +145,22 @@ class Fuser:
             self._count(step, bytes_not_allocated)
         return None
 
-    def _register(self, kernel: FusedKernel) -> bool:
+    def _register(self, kernel: FusedKernel, wait: bool = False) -> bool:
         """Registers this process's kernels for the spec under the spec's id, the one the
-        FUSED task is launched with: found in the cache, or built now, or (in the background)
-        when a worker has built them; False while they compile."""
+        FUSED task is launched with: found in the cache, or built now (`wait`, or without
+        background builds), or when a builder has built them; False while they compile."""
         spec, kernel_id = kernel.spec, kernel.kernel_id
         try:
             job = self.jobs.get(kernel_id) if self.jobs is not None else None
             if job is None:
                 sources = self._sources(kernel)
-                files = self._find(sources) if self.jobs is not None else self._build(sources)
+                background = self.jobs is not None and not wait
+                files = self._find(sources) if background else self._build(sources)
                 if files is None:
                     assert self.jobs is not None
                     self.jobs.submit(kernel_id, sources)
                     return False
-            elif not job.finished:
+            elif not job.finished and not wait:
                 return False
             else:
                 # Its builder has ended: the kernel is in the cache, or (the builder failed)
@@ -250,7 +251,7 @@ class Fuser:
         stats = self.stats
         stats.tasks_fused += len(step.tasks) + len(step.dead_tasks)
         stats.fused_launches += 1
-        stats.temporaries_eliminated += step.temporaries
+        stats.temporaries_eliminated += len(step.temporaries)
         stats.bytes_not_allocated += bytes_not_allocated
 
     def _count_kernel_builds(self) -> None:
@@ -280,8 +281,7 @@ def make_fuser(stats: Stats, config: Config, runtime: Callable[[], Any],
         gpu = PtxCompiler(kernels, gpu_arch, warn=warn, policy=policy)
     fuser = Fuser(stats, cpu, gpu, runtime, warn, packed_futures,
                   "kernels" in config.log_topics, clock, timer)
-    # Over several processes, every rank must launch the same tasks: one whose kernel is ready
-    # would launch the fused task while another, still compiling, launched the originals.
+    # Several processes must launch the same tasks (one rank's kernel may be ready, not another's).
     if config.compile_mode == "background" and process_count() == 1:
         settings = finish_kernels.BuildSettings(kernels, config.c_compiler, config.math, gpu_arch,
                                                 policy)

@@ -86,8 +86,14 @@ class RuntimeProxy:
         return after_the_window
 
     def create_store(self, *args: Any, **kwargs: Any) -> Any:
-        store = self._runtime.create_store(*args, **kwargs)
-        self._session.window.created(store)
+        session = self._session
+        window = session.window
+        if session.mode.records:  # the store of a temporary a fused task did not allocate?
+            store, reused = window.recycler.new_store(self._runtime.create_store, args, kwargs)
+            session.stats.stores_reused += reused
+        else:
+            store = self._runtime.create_store(*args, **kwargs)
+        window.created(store)
         return store
 
     def issue_fill(self, lhs: Any, value: Any) -> Any:

@@ -30,7 +30,7 @@ class Step(NamedTuple):
     kind: str  # "fused", "single" or "opaque"
     tasks: tuple[int, ...]
     dead_tasks: tuple[int, ...]  # tasks whose results nothing observes: never run
-    temporaries: int  # stores the fused task does not allocate
+    temporaries: tuple[int, ...]  # numbers of the stores the fused task does not allocate
     # A fused group's kernel (None: it has none, for `kernel_error`), its arguments as
     # (store number, role, reduction operator), and the fused task's provenance.
     kernel: FusedKernel | None = None
@@ -70,7 +70,7 @@ def steps_of(plan: _core.Plan, labels: Sequence[str], tasks: int) -> tuple[Step,
     ended_before = ""  # why the group before ended
     for group in plan.groups:  # a new list at each access: read once
         step = Step(group.kind, tuple(group.tasks), tuple(group.dead_tasks),
-                    len(group.temporaries))
+                    tuple(group.temporaries))
         end_reason = group.end_reason
         # (A group may run no task: all of its are dead.)
         if step.kind == "opaque":

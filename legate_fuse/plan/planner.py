@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from legate_fuse import _core
@@ -17,6 +17,7 @@ from legate_fuse.plan.launch_steps import Step, Steps
 from legate_fuse.plan.replay import Encoding, Encodings, Stream, held_by_number, read_stream
 from legate_fuse.stage_clock import StageClock
 from legate_fuse.window.liveness import ArrayTracker, foreign_references
+from legate_fuse.window.recycling import StoreRecycler
 
 logger = logging.getLogger("legate_fuse")
 
@@ -32,6 +33,8 @@ class PlannedWindow:
     plan: _core.Plan
     steps: tuple[Step, ...]  # the plan's groups, as launched
     cache_hit: bool
+    # Numbers of the stores of the temporaries left unallocated by the fused tasks launched.
+    unallocated: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -51,8 +54,11 @@ class EncodedWindow:
 
 class Planner:
     def __init__(self, stats: Stats, tracker: ArrayTracker, log_plans: bool = False,
-                 clock: StageClock | None = None, call_sites: CallSites | None = None) -> None:
+                 clock: StageClock | None = None, call_sites: CallSites | None = None,
+                 recycler: StoreRecycler | None = None) -> None:
         self.stats = stats
+        # Holds a reference to each store created since the last flush (counted below).
+        self.recycler = recycler or StoreRecycler()
         # Told what became of each record, so that sites whose tasks never fuse are not
         # recorded.
         self.call_sites = call_sites or CallSites(stats, enabled=False)
@@ -234,6 +240,8 @@ class Planner:
             if record.lifted is not None and record.lifted[0] is not None:  # stores too
                 for arg in record.lifted[0].args:
                     held[index[id(arg.store)]] += 1
+        for number in self.recycler.held_numbers(index):
+            held[number] += 1
         return EncodedWindow(encoding, stores, descriptions, foreign_references(stores, held),
                              live_roots)
 

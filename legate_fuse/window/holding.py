@@ -12,6 +12,7 @@ from typing import Any
 
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.counters import Stats
+from legate_fuse.window.recycling import StoreRecycler
 
 logger = logging.getLogger("legate_fuse")
 
@@ -79,6 +80,7 @@ class Window:
         # id() is soon another store's, a view of an array held tasks may write. Dropped
         # whenever tasks leave the window, and at the first fill.
         self._created: tuple[Any, int] | None = None
+        self.recycler = StoreRecycler()
 
     def __len__(self) -> int:
         return len(self.tasks)
@@ -155,3 +157,4 @@ class Window:
             self.held_back, self.flush_reason = (), ""
             self.tasks[:0] = kept
             release_in_program_order(run)
+            self.recycler.window_flushed()

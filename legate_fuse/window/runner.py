@@ -56,6 +56,7 @@ class WindowRunner:
                                                           why)
             else:
                 program_error = self.fuser().execute(planned, done, flush_reason)
+                self.window.recycler.keep(planned.stores[n] for n in planned.unallocated)
         except Exception as error:  # the plugin must never break the program
             self.warn_once(f"running a window failed, running the rest unfused: {error!r}")
             left = [r for r, ran in zip(records, done, strict=True) if not ran]
@@ -100,6 +101,7 @@ class WindowRunner:
         if self._planner is None:
             from legate_fuse.plan.planner import Planner
 
+            assert self.window is not None  # (its recycler's references are the window's)
             self._planner = Planner(self.stats, self.tracker, "plan" in self.config.log_topics,
-                                    self.clock, self.call_sites)
+                                    self.clock, self.call_sites, self.window.recycler)
         return self._planner

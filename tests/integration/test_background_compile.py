@@ -17,6 +17,7 @@ import pytest
 
 from legate_fuse import session as fusion_session
 from legate_fuse import unfused
+from legate_fuse.backend import fuser as fuser_module
 from legate_fuse.backend.background import Job, KernelJobs
 from legate_fuse.backend.cpu_kernels import KernelCompiler
 from legate_fuse.backend.finish_kernels import PREFIX
@@ -38,6 +39,11 @@ def other_expression(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
 def third_expression(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
     """And a third."""
     return (a * 0.375 + b * b) / (b * 2.25 + 7.0) - a
+
+
+def fourth_expression(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
+    """And a fourth."""
+    return (a - b * 0.625) * (b + 3.5) + a / 1.75
 
 
 class GatedBuilder:
@@ -124,6 +130,22 @@ def test_a_group_runs_unfused_until_its_kernel_is_ready_then_fused(
     assert stats.fused_launches > launches, "the kernel was ready and not used"
     # Bit for bit: the same values unfused (first) and fused (second).
     assert first.tobytes() == second.tobytes()
+
+
+def test_a_group_whose_temporaries_take_much_memory_waits_for_its_kernel(
+        session: fusion_session.Session, gated: Gate, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run as built while its kernel compiles, a window would hold every temporary of its
+    groups at once (its records refer to them until it has run); a group whose temporaries take
+    WAIT_BYTES or more is fused at its first launch instead, its kernel built at once."""
+    monkeypatch.setattr(fuser_module, "WAIT_BYTES", 8 * 6000)  # one temporary here
+    a_host, b_host = numpy.linspace(-3.0, 1.0, 6000), numpy.linspace(2.0, 5.0, 6000)
+    a, b = cn.array(a_host), cn.array(b_host)
+    stats = session.stats
+    launches, waited = stats.fused_launches, compiling_count(session)
+    got = numpy.asarray(fourth_expression(a, b))
+    assert stats.fused_launches > launches, "not fused at its first launch"
+    assert compiling_count(session) == waited and stats.kernels_compiling == 0
+    assert got.tobytes() == fourth_expression(a_host, b_host).tobytes()
 
 
 def test_a_loop_stands_aside_while_its_kernel_compiles(

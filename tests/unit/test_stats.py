@@ -2,7 +2,8 @@ from legate_fuse.counters import Stats, format_stats
 
 EXPECTED_KEYS = {
     "tasks_seen", "tasks_held", "tasks_fused", "fused_launches", "temporaries_eliminated",
-    "bytes_not_allocated", "arrays_in_shared_memory", "windows_planned", "plan_cache_hits",
+    "bytes_not_allocated", "stores_reused", "arrays_in_shared_memory", "windows_planned",
+    "plan_cache_hits",
     "kernel_cache_hits", "compile_seconds", "kernels_compiling", "kernel_threads",
     "split_kernel_runs", "tasks_built_at_once",
     "payoff_rounds", "payoff_rounds_unfused",

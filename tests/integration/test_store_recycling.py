@@ -1,0 +1,81 @@
+"""The stores of the temporaries fused tasks did not allocate go to the program's next new
+stores of the same type and shape (window/recycling.py): a loop's temporaries take its last
+temporaries' stores, its results Legate's free fields, which have memory. The results are the
+same bits as without the plugin."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cupynumeric as np
+import numpy
+import pytest
+
+from legate_fuse import session as fusion_session
+from legate_fuse.capture.compat import STORE_ATTRIBUTE
+
+from . import compare
+
+N = 40_000
+
+
+def store_of(array: Any) -> Any:
+    return getattr(array._thunk, STORE_ATTRIBUTE)
+
+
+def test_a_loop_hands_its_temporaries_stores_back_and_its_results_keep_their_memory(
+        session: fusion_session.Session, always_fuse: Any,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each iteration's two temporaries come back as the next iteration's; its results take
+    fields Legate frees (those of earlier results, which have memory), never a temporary's
+    store: a result given one (here `r`, created before the temporaries) would take new memory
+    at every iteration until every field in the rotation had some."""
+    recycler = session.window.recycler
+    handed: list[int] = []  # their id(): a reference here would make them reachable
+    reuse = recycler.reuse
+
+    def noting_reuse(kind: Any) -> Any:
+        store = reuse(kind)
+        if store is not None:
+            handed.append(id(store))
+        return store
+
+    monkeypatch.setattr(recycler, "reuse", noting_reuse)
+    x_host = numpy.linspace(-2.0, 3.0, N)
+    y_host = numpy.linspace(4.0, -1.0, N)
+    x, y = np.array(x_host), np.array(y_host)
+    stats = session.stats
+    reused, eliminated = stats.stores_reused, stats.temporaries_eliminated
+    read = []
+    for i in range(8):
+        r = x * (0.5 + i)
+        a = (r - y) * 0.25 + r
+        read.append(float(a[(i * 977) % N]))  # the read flushes the window: one per iteration
+        assert id(store_of(r)) not in handed and id(store_of(a)) not in handed, i
+    want = []
+    for i in range(8):
+        r_host = x_host * (0.5 + i)
+        want.append(float(((r_host - y_host) * 0.25 + r_host)[(i * 977) % N]))
+    assert read == want
+    assert stats.temporaries_eliminated - eliminated >= 2 * 8
+    assert stats.stores_reused - reused >= 2 * 6 and len(handed) >= 2 * 6
+
+
+def test_a_loop_with_recycled_stores_computes_what_it_computes_unfused(
+        session: fusion_session.Session) -> None:
+    """Temporaries recycled across iterations that read back each time, with views and a
+    result carried from one iteration to the next: bit for bit against fusion off."""
+
+    def program() -> list[Any]:
+        x = np.array(numpy.linspace(-1.0, 2.0, N + 2))
+        y = np.array(numpy.linspace(3.0, 0.5, N))
+        seen = []
+        for i in range(6):
+            t = (x[1:-1] * 1.5 - y) * (x[2:] + 2.0 + i)
+            y = t / 3.0 + x[:-2]
+            seen.append(np.array(float(y[(i * 131) % N])))
+        return [y, *seen]
+
+    before = session.stats.stores_reused
+    compare.run_both(program)
+    assert session.stats.stores_reused > before

@@ -139,8 +139,7 @@ class Session:
             self.mode.fire("frames_returned")
 
     def flush(self, reason: str) -> None:
-        if self.window.tasks:
-            self.window.flush(reason)
+        self.window.flush(reason)  # (an empty window also lets go of the stores created)
         if reason not in WAITS or self.mode.mode in (Mode.OFF, Mode.DISABLED):
             return
         if reason == "blocking_task":
@@ -248,7 +247,7 @@ class Session:
 
     def install_traces(self, module: ModuleType) -> None:
         if self.mode.mode is not Mode.OFF:
-            traces.install(module, self.flush)
+            traces.install(module, self.flush, self.window.recycler.clear)
 
     def at_exit(self) -> None:
         self.flush("exit")

@@ -110,6 +110,11 @@ AXIS_REDUCTIONS = "tests/integration/test_axis_reductions.py"
 DISJOINT_VIEWS = "tests/integration/test_disjoint_views.py"
 PRODUCTS = "tests/integration/test_products.py"
 RECYCLING = "tests/integration/test_store_recycling.py"
+# Legate traces after other tests' windows, in one process, in this order: the stores kept and
+# handed back around a trace depend on the windows before it (Legion aborted the program).
+TRACES_AFTER_OTHER_WINDOWS = ("tests/integration/test_shared_storage.py",
+                              "tests/integration/test_step_aside.py",
+                              "tests/integration/test_traces.py")
 AXIS_REDUCTIONS = "tests/integration/test_axis_reductions.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
@@ -1005,6 +1010,20 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_loop_hands_its_temporaries_stores_back_and_its_results_keep_their_memory"),
         "a kept store is handed back only where a temporary was created in the last window "
         "(a result given one takes new memory)"),
+    Mutation(
+        "trace-frees-kept-stores", "legate_fuse/session.py",
+        "traces.install(module, self.flush, self.window.recycler.clear)",
+        "traces.install(module, self.flush)",
+        TRACES_AFTER_OTHER_WINDOWS,
+        "entering a Legate trace frees the stores kept (Legion aborted a trace whose "
+        "iterations issued different operations)"),
+    Mutation(
+        "created-stores-released-at-every-flush", "legate_fuse/window/holding.py",
+        "        else:  # the stores created since the last flush are the program's alone\n"
+        "            self.recycler.release_created()\n",
+        "",
+        (f"{RECYCLING}::test_stores_the_program_lets_go_are_freed_at_the_next_flush",),
+        "the references to new stores are dropped at every flush, also of an empty window"),
     Mutation(
         "background-only-in-one-process", "legate_fuse/backend/fuser.py",
         '    if config.compile_mode == "background" and process_count() == 1:\n',

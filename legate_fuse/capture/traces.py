@@ -21,8 +21,10 @@ MODULES = ("legate.core._lib.experimental.trace", "legate.core.experimental.trac
 _MARK = "_legate_fuse_flushes"
 
 
-def install(module: ModuleType, flush: Callable[[str], None]) -> None:
-    """Replaces `module.Trace` by a subclass flushing the window on entry and exit (once)."""
+def install(module: ModuleType, flush: Callable[[str], None],
+            entering: Callable[[], None] = lambda: None) -> None:
+    """Replaces `module.Trace` by a subclass flushing the window on entry and exit (once), and
+    calling `entering` on entry, after the flush, before the trace begins."""
     original = getattr(module, "Trace", None)
     if original is None or getattr(original, _MARK, False):
         return
@@ -32,6 +34,7 @@ def install(module: ModuleType, flush: Callable[[str], None]) -> None:
 
         def __enter__(self) -> Any:
             flush("trace")
+            entering()
             return super().__enter__()
 
         def __exit__(self, *exc: Any) -> Any:

@@ -140,6 +140,8 @@ class Window:
         """Executes every held task, in program order. An empty window is not counted."""
         if self.tasks:
             self._run(reason, len(self.tasks))
+        else:  # the stores created since the last flush are the program's alone
+            self.recycler.release_created()
 
     def _run(self, reason: str, count: int) -> None:
         """Executes the first `count` held tasks; the rest stay held, ahead of any the

@@ -29,7 +29,7 @@ from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
-# Stores kept at most; past this many, the oldest are freed (to Legate's own queue).
+# Stores kept at most; past this many, those kept first are freed (to Legate's own queue).
 MOST_KEPT = 64
 
 
@@ -39,8 +39,10 @@ class StoreRecycler:
         # was last flushed: a reference, so that the id stays the store's (counted as a
         # reference the window holds when the analysis asks what the program can reach).
         self.created: dict[int, tuple[Any, Hashable, int]] = {}
-        self._kept: dict[Hashable, deque[Any]] = {}
+        # Per kind, the stores kept, each with the number of stores kept before it.
+        self._kept: dict[Hashable, deque[tuple[int, Any]]] = {}
         self._kept_count = 0
+        self._kept_ever = 0
         # Positions (in the window) of the stores that became temporaries: in the window last
         # flushed, and so far in the one being flushed.
         self._recycled_last: frozenset[int] = frozenset()
@@ -83,7 +85,7 @@ class StoreRecycler:
         if not kept:
             return None
         self._kept_count -= 1
-        return kept.popleft()
+        return kept.popleft()[1]
 
     def note_created(self, store: Any, kind: Hashable) -> None:
         self.created[id(store)] = (store, kind, len(self.created))
@@ -100,22 +102,41 @@ class StoreRecycler:
             if entry is None or entry[0] is not store:
                 continue
             _, kind, position = entry
-            self._kept.setdefault(kind, deque()).append(store)
+            self._kept.setdefault(kind, deque()).append((self._kept_ever, store))
             self._kept_count += 1
+            self._kept_ever += 1
             self._recycled_now.add(position)
-        while self._kept_count > MOST_KEPT:
-            oldest = max(self._kept.values(), key=len)
+        while self._kept_count > MOST_KEPT:  # the store kept first goes
+            oldest = min((kept for kept in self._kept.values() if kept), key=lambda k: k[0][0])
             oldest.popleft()
             self._kept_count -= 1
 
+    def release_created(self) -> None:
+        """Drops the references to the stores created since the last flush, at every flush
+        (also of an empty window): held on, those the program let go would be freed at some
+        later flush, perhaps inside a Legate trace, where Legion refuses what the trace did
+        not record (a free; a read of a field it then took as never written: the program
+        aborted)."""
+        self.created.clear()
+
     def window_flushed(self) -> None:
         """The flushed window's stores are the program's (or freed) from now on."""
-        self.created.clear()
+        self.release_created()
         self._recycled_last = frozenset(self._recycled_now)
         self._recycled_now = set()
 
     def clear(self) -> None:
-        """Frees every kept store (at exit: no store of the plugin outlives the program)."""
+        """Frees every kept store, in the order kept: at exit (no store of the plugin outlives
+        the program), and on entering a Legate trace (capture/traces.py), before it begins.
+        Legion replays a trace's operations as it recorded them and aborts the program when an
+        iteration issues others; with stores kept from the windows before a loop in a trace,
+        an iteration issued fewer operations than the first, or read a field Legion took as
+        never written. Freed there, the trace's new stores get what Legate would give them
+        without the plugin; stores kept inside a trace are freed at the next one's entry."""
         self.window_flushed()
+        # Last kept first in the list: clearing a list drops its items from the end.
+        kept = sorted((entry for stores in self._kept.values() for entry in stores),
+                      key=lambda entry: entry[0], reverse=True)
         self._kept.clear()
         self._kept_count = 0
+        kept.clear()

@@ -11,6 +11,7 @@ import cupynumeric as np
 import numpy
 import pytest
 
+import legate_fuse
 from legate_fuse import session as fusion_session
 from legate_fuse.capture.compat import STORE_ATTRIBUTE
 
@@ -79,3 +80,17 @@ def test_a_loop_with_recycled_stores_computes_what_it_computes_unfused(
     before = session.stats.stores_reused
     compare.run_both(program)
     assert session.stats.stores_reused > before
+
+
+def test_stores_the_program_lets_go_are_freed_at_the_next_flush(
+        session: fusion_session.Session) -> None:
+    """The references to the stores created since the last flush go at every flush, also one
+    with nothing held: arrays the program let go are freed then, not at some later window
+    (inside a Legate trace, Legion refuses a free the trace did not record)."""
+    legate_fuse.flush()
+    arrays = [np.ones(500) for _ in range(3)]  # created and filled: no task held
+    recycler = session.window.recycler
+    assert len(session.window) == 0 and len(recycler.created) >= 3
+    del arrays
+    legate_fuse.flush()
+    assert not recycler.created

@@ -107,3 +107,22 @@ def test_the_stores_kept_are_bounded_and_freed_at_exit() -> None:
     assert recycler._kept_count == 0 and not recycler.created
     recycler.note_created(Store("x"), kind())
     assert recycler.reuse(kind()) is None
+
+
+def test_past_the_bound_the_stores_kept_first_go() -> None:
+    """A program that moved on to arrays of another shape: the stores it kept of the old shape
+    make room for the new ones, never the other way round."""
+    recycler = StoreRecycler()
+    old = [Store(f"old{i}") for i in range(recycling.MOST_KEPT)]
+    for store in old:
+        recycler.note_created(store, kind((7,)))
+    recycler.keep(old)
+    recycler.window_flushed()
+    new = [Store("new0"), Store("new1")]
+    for store in new:
+        recycler.note_created(store, kind())
+    recycler.keep(new)
+    recycler.window_flushed()
+    assert recycler._kept_count == recycling.MOST_KEPT
+    assert [store for _, store in recycler._kept[kind((7,))]] == old[2:]
+    assert recycler.reuse(kind()) is new[0]

@@ -113,10 +113,10 @@ class StoreRecycler:
 
     def release_created(self) -> None:
         """Drops the references to the stores created since the last flush, at every flush
-        (also of an empty window): held on, those the program let go would be freed at some
-        later flush, perhaps inside a Legate trace, where Legion refuses what the trace did
-        not record (a free; a read of a field it then took as never written: the program
-        aborted)."""
+        (also of an empty window): held on, those the program let go would be freed only at
+        some later flush, inside a Legate trace perhaps, where Legion refuses a free the
+        trace did not record (an array let go inside a trace aborts a program without the
+        plugin too)."""
         self.created.clear()
 
     def window_flushed(self) -> None:

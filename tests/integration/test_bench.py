@@ -50,7 +50,11 @@ def test_time_tasks_adds_the_seconds_of_what_ran_unfused(tmp_path: Path) -> None
         capture_output=True, text=True, env=environ, timeout=900)
     assert result.returncode == 0, result.stderr[-4000:]
     (row,) = json.loads((tmp_path / "results.json").read_text())
-    products = row["timed_fusion"]["unfused"]["cupynumeric.MATMUL"]  # (not lifted)
+    unfused = row["timed_fusion"]["unfused"]
+    products = unfused["cupynumeric.MATMUL"]  # (alone: its iteration shape is its own)
     assert products["tasks"] >= 2 and products["seconds"] > 0.0
     assert row["timed_fusion"]["fused_seconds"] > 0.0
-    assert "MATMUL" in (tmp_path / "results.md").read_text()
+    # The table names the kinds that took longest unfused (which: the machine's noise decides).
+    longest = next(iter(unfused)).rpartition(".")[2]
+    assert f"{longest} {unfused[next(iter(unfused))]['tasks']:,}, " in (
+        tmp_path / "results.md").read_text()

@@ -25,6 +25,7 @@ them, and the analysis found the program cannot reach them (their one reference 
 
 from __future__ import annotations
 
+import math
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any
@@ -56,10 +57,7 @@ class StoreRecycler:
         if len(args) != 1 or kwargs.keys() != {"shape", "optimize_scalar"}:
             return None
         shape = tuple(kwargs["shape"])
-        volume = 1
-        for extent in shape:
-            volume *= extent
-        return (args[0], shape) if volume > 1 else None
+        return (args[0], shape) if math.prod(shape) > 1 else None
 
     def new_store(self, create: Callable[..., Any], args: Sequence[Any],
                   kwargs: Mapping[str, Any]) -> tuple[Any, bool]:

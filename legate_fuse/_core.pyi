@@ -1,7 +1,7 @@
 # The fusion core (src/cpp/bindings/core_module.cc), as pybind11 binds it. Checked against the
 # compiled module by tests/unit/test_stubs.py: attributes bound read-only are properties here,
 # and enums are pybind11's (not enum.Enum).
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from typing import ClassVar, SupportsIndex, SupportsInt, type_check_only
 
 KERNEL_ABI_VERSION: int
@@ -169,6 +169,7 @@ class Analyzer(metaclass=_Pybind11Type):
         use_cache: bool = True,
         prefix: int = -1,
         live_roots: set[str] | None = None,
+        foreign_roots: Container[str] | None = None,
     ) -> tuple[Plan, bool]: ...
     def choose_cut(
         self,

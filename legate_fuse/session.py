@@ -56,7 +56,8 @@ class Session:
         self.call_sites = CallSites(self.stats, config.sites)
         self.runner = WindowRunner(config, self.stats, self.clock, self.tracker, self.call_sites,
                                    self.packed_futures, self.warn_once,
-                                   legate_runtime, self.task_timer)
+                                   legate_runtime, self.task_timer,
+                                   self.external.foreign_roots)
         self.window = Window(config.window_size, self.stats, self._execute_window,
                              self.runner.choose_cut)
         self.runner.window = self.window

@@ -315,8 +315,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a cache entry whose contents differ from its record's sha256 is not loaded"),
     Mutation(
         "live-array-roots", "src/cpp/ir/window.cc",
-        "      if (is_live_root(descs[firsts[root]]->root_key())) {\n",
-        "      if (false && is_live_root(descs[firsts[root]]->root_key())) {\n",
+        "      array_live[root] = is_live_root && is_live_root(key);\n",
+        "      array_live[root] = false;\n",
         ("tests/unit/test_live_roots.py",
          "tests/integration/test_plans.py::test_a_view_keeps_its_root_reachable",
          "tests/integration/test_programs.py"),
@@ -375,12 +375,70 @@ MUTATIONS: tuple[Mutation, ...] = (
         "tasks that only feed the task closing a group start the next group with it"),
     Mutation(
         "shared-memory-of-dead-arrays-only", "src/cpp/analysis/storage_sharing.cc",
-        "use.first_access_writes && !window.root_live[root];",
-        "use.first_access_writes;",
+        "    const bool dead_after = use.first_group >= 0 && !window.root_live[root];\n",
+        "    const bool dead_after = use.first_group >= 0;\n",
         (f"{SHARING}::test_an_array_the_program_holds_keeps_its_memory",
+         f"{SHARING}::test_an_array_read_first_the_program_holds_keeps_its_memory",
          "tests/integration/test_shared_storage.py::test_an_update_the_program_holds_keeps_its_"
          "values"),
         "an array the program reaches neither takes nor gives memory (share_storage)"),
+    Mutation(
+        "shared-memory-read-first-gives", "src/cpp/analysis/storage_sharing.cc",
+        " && !use.first_access_writes && !foreign && whole;\n",
+        " && false;\n",
+        (f"{SHARING}::test_an_array_read_first_gives_its_memory_once_let_go",
+         "tests/integration/test_shared_storage.py::test_a_loop_state_read_first_gives_its_"
+         "memory_once_let_go"),
+        "an array read first and let go gives its memory on after its last access "
+        "(share_storage)"),
+    Mutation(
+        "shared-memory-read-first-free-after-last-group", "src/cpp/analysis/storage_sharing.cc",
+        "      owner[static_cast<std::size_t>(root)] = use.store;\n"
+        "      ending[static_cast<std::size_t>(use.last_group)].push_back(root);\n",
+        "      owner[static_cast<std::size_t>(root)] = use.store;\n"
+        "      ending[static_cast<std::size_t>(use.first_group)].push_back(root);\n",
+        (f"{SHARING}::test_an_array_read_first_gives_its_memory_only_after_its_last_access",),
+        "an array read first gives its memory only after the group of its last access "
+        "(share_storage)"),
+    Mutation(
+        "shared-memory-foreign-kept", "src/cpp/analysis/storage_sharing.cc",
+        " && !use.first_access_writes && !foreign && whole;\n",
+        " && !use.first_access_writes && whole;\n",
+        (f"{SHARING}::test_an_array_read_first_keeps_memory_not_legates_own",),
+        "memory not Legate's own is never given to another array (share_storage)"),
+    Mutation(
+        "shared-memory-read-first-whole", "src/cpp/analysis/storage_sharing.cc",
+        " && !use.first_access_writes && !foreign && whole;\n",
+        " && !use.first_access_writes && !foreign;\n",
+        (f"{SHARING}::test_an_array_read_first_only_through_a_view_keeps_its_memory",),
+        "an array read first gives its memory only through a whole store of it "
+        "(share_storage)"),
+    Mutation(
+        "foreign-private-copies", "legate_fuse/capture/external_memory.py",
+        "        else:\n            self._note_foreign(self._root_key(store) or UNKNOWN_ROOT, "
+        "buffer)\n",
+        "",
+        ("tests/unit/test_foreign_memory.py::test_a_private_copy_is_foreign_while_it_lives",),
+        "the private copy cupynumeric.array attaches is not Legate's own memory "
+        "(ExternalMemory.foreign_roots)"),
+    Mutation(
+        "foreign-program-buffers", "legate_fuse/capture/external_memory.py",
+        "        self._buffers.setdefault(root, []).append(alive)\n"
+        "        self._note_foreign(root, buffer)\n",
+        "        self._buffers.setdefault(root, []).append(alive)\n",
+        ("tests/integration/test_shared_storage.py::test_memory_a_numpy_array_shares_is_never_"
+         "given_away",
+         "tests/integration/test_background_compile.py::test_a_group_run_unfused_never_writes_"
+         "into_memory_numpy_shares"),
+        "a NumPy buffer attached in place is never given to another array "
+        "(ExternalMemory.foreign_roots)"),
+    Mutation(
+        "foreign-roots-to-the-analysis", "legate_fuse/plan/planner.py",
+        "        foreign = self.foreign_roots() if self.foreign_roots is not None else None\n",
+        "        foreign = None\n",
+        ("tests/integration/test_shared_storage.py::test_a_loop_state_read_first_gives_its_"
+         "memory_once_let_go",),
+        "the planner tells the analysis which roots' memory is Legate's own (planner)"),
     Mutation(
         "shared-memory-first-access-writes", "src/cpp/analysis/storage_sharing.cc",
         "          use.first_access_writes = writes && !other;\n",
@@ -395,7 +453,9 @@ MUTATIONS: tuple[Mutation, ...] = (
         "an array a task built at once touches keeps its memory (share_storage)"),
     Mutation(
         "shared-memory-free-after-last-group", "src/cpp/analysis/storage_sharing.cc",
+        "      starting[static_cast<std::size_t>(use.first_group)].push_back(root);\n"
         "      ending[static_cast<std::size_t>(use.last_group)].push_back(root);\n",
+        "      starting[static_cast<std::size_t>(use.first_group)].push_back(root);\n"
         "      ending[static_cast<std::size_t>(std::max(use.first_group, use.last_group - 1))]"
         ".push_back(root);\n",
         (f"{SHARING}::test_memory_is_free_only_after_the_group_of_its_last_access",),

@@ -7,6 +7,10 @@ Two ways make such memory. `cupynumeric.asarray(host)`, a ufunc's `out=host` and
 allocation (`DeferredArray.__numpy_array__`), as does DLPack; later writes to `x` show through
 that view.
 
+Such memory, and the private copies `cupynumeric.array(host)` attaches, is also never handed
+to another array by a window's plan (`foreign_roots`; analysis/storage_sharing.h): it is not
+Legate's to reuse.
+
 A store's storage is known by its root (region tree and field, see `liveness.root_key`); Legate
 recycles a root once its store dies, so a root is external only while the buffer behind it is
 alive (a weak reference to the buffer). A root recycled while the buffer lives only flushes
@@ -21,7 +25,7 @@ from __future__ import annotations
 import functools
 import sys
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from typing import Any
 
 import numpy
@@ -35,6 +39,20 @@ UNKNOWN_ROOT = "<storage not described>"
 
 _MARK = "__legate_fuse_external__"
 
+# Roots over memory not Legate's own remembered; past this many, every root counts as such.
+MOST_FOREIGN = 1024
+
+
+class _Everything:
+    """Contains every root key."""
+
+    def __contains__(self, key: object) -> bool:
+        return True
+
+
+def _forever() -> bool:
+    return True
+
 
 class ExternalMemory:
     def __init__(self, root_key: Callable[[Any], str | None],
@@ -42,6 +60,9 @@ class ExternalMemory:
         self._root_key = root_key
         self._live_roots = live_roots
         self._buffers: dict[str, list[Callable[[], Any]]] = {}
+        # Roots over memory Legate did not make for the program's arrays alone, whoever reads
+        # it, while what owns it lives (for good when that cannot be seen).
+        self._foreign: dict[str, list[Callable[[], Any]]] = {}
         self._copying = 0
         self.installed = False
 
@@ -69,6 +90,8 @@ class ExternalMemory:
         """`store` was created over `buffer`."""
         if not self.copying:
             self.note(store, buffer)
+        else:
+            self._note_foreign(self._root_key(store) or UNKNOWN_ROOT, buffer)
 
     def note(self, store: Any, buffer: Any) -> None:
         """`store`'s memory is visible to the program while `buffer` is alive (while an array
@@ -79,6 +102,29 @@ class ExternalMemory:
         except TypeError:
             alive = functools.partial(self._array_over, root)
         self._buffers.setdefault(root, []).append(alive)
+        self._note_foreign(root, buffer)
+
+    def _note_foreign(self, root: str, buffer: Any) -> None:
+        try:
+            alive: Callable[[], Any] = weakref.ref(buffer)
+        except TypeError:
+            alive = _forever
+        self._foreign.setdefault(root, []).append(alive)
+
+    def foreign_roots(self) -> Container[str]:
+        """The roots over memory that is not Legate's own for the program's arrays: attached
+        buffers and private copies while they live, memory NumPy or a DLPack consumer was
+        given; every root when one could not be read or too many were noted."""
+        if not self._foreign:  # the common case
+            return frozenset()
+        for root in list(self._foreign):
+            owners = self._foreign[root]
+            owners[:] = [alive for alive in owners if alive() is not None]
+            if not owners:
+                del self._foreign[root]
+        if UNKNOWN_ROOT in self._foreign or len(self._foreign) > MOST_FOREIGN:
+            return _Everything()
+        return frozenset(self._foreign)
 
     def _array_over(self, root: str) -> bool | None:
         return True if root == UNKNOWN_ROOT or root in self._live_roots() else None

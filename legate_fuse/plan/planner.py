@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -15,6 +15,7 @@ from legate_fuse.counters import Stats
 from legate_fuse.lift import READ, WRITE, LiftedArg, LiftedTask, lift, task_name
 from legate_fuse.plan.launch_steps import Step, Steps
 from legate_fuse.plan.replay import Encoding, Encodings, Stream, held_by_number, read_stream
+from legate_fuse.plan.summary import PlanSummary, format_plan
 from legate_fuse.stage_clock import StageClock
 from legate_fuse.window.liveness import ArrayTracker, foreign_references
 from legate_fuse.window.recycling import StoreRecycler
@@ -50,13 +51,18 @@ class EncodedWindow:
     # Root keys of the stores of the arrays the program holds, but those over the window's own
     # stores (they are in `live` when the program holds them).
     live_roots: set[str]
+    # Root keys over memory not Legate's own (None: every root's is such).
+    foreign_roots: Container[str] | None = None
 
 
 class Planner:
     def __init__(self, stats: Stats, tracker: ArrayTracker, log_plans: bool = False,
                  clock: StageClock | None = None, call_sites: CallSites | None = None,
-                 recycler: StoreRecycler | None = None) -> None:
+                 recycler: StoreRecycler | None = None,
+                 foreign_roots: Callable[[], Container[str]] | None = None) -> None:
         self.stats = stats
+        # The roots whose memory the plan must never hand to another array (None: every root).
+        self.foreign_roots = foreign_roots
         # Holds a reference to each store created since the last flush (counted below).
         self.recycler = recycler or StoreRecycler()
         # Told what became of each record, so that sites whose tasks never fuse are not
@@ -153,7 +159,8 @@ class Planner:
         with self.clock.stage("analysis"):
             plan, hit = self.analyzer.analyze(window.descriptions, window.live,
                                               window.encoding.tasks, prefix=len(records),
-                                              live_roots=window.live_roots)
+                                              live_roots=window.live_roots,
+                                              foreign_roots=window.foreign_roots)
             labels = window.encoding.labels[:len(records)]
             steps = self.steps.of(plan, labels, len(records))
         if self.call_sites.enabled:
@@ -242,8 +249,9 @@ class Planner:
                     held[index[id(arg.store)]] += 1
         for number in self.recycler.held_numbers(index):
             held[number] += 1
+        foreign = self.foreign_roots() if self.foreign_roots is not None else None
         return EncodedWindow(encoding, stores, descriptions, foreign_references(stores, held),
-                             live_roots)
+                             live_roots, foreign)
 
 
 def opaque_args(record: TaskRecord) -> list[LiftedArg]:
@@ -266,32 +274,3 @@ def task_label(record: TaskRecord, task: LiftedTask | None) -> str:
     if task is not None:
         return task.op
     return f"opaque {task_name(record)}"
-
-
-@dataclass(frozen=True)
-class PlanSummary:
-    """What a plan decided, without references to stores (safe to keep)."""
-
-    ops: tuple[str, ...]
-    groups: tuple[tuple[str, tuple[int, ...], int, str], ...]  # kind, tasks, temporaries, reason
-    cache_hit: bool
-    dead_tasks: tuple[int, ...] = ()
-
-    @staticmethod
-    def of(planned: PlannedWindow) -> PlanSummary:
-        ops = planned.labels
-        plan_groups = planned.plan.groups  # a new list at each access: read once
-        groups = tuple((g.kind, tuple(g.tasks), len(g.temporaries), g.end_reason)
-                       for g in plan_groups)
-        dead = tuple(t for g in plan_groups for t in g.dead_tasks)
-        return PlanSummary(ops, groups, planned.cache_hit, dead)
-
-
-def format_plan(planned: PlannedWindow) -> str:
-    lines = [f"legate-fuse plan ({len(planned.records)} tasks"
-             f"{', from the plan cache' if planned.cache_hit else ''}):"]
-    for i, label in enumerate(planned.labels):
-        lines.append(f"  task {i}: {label}")
-    for line in planned.plan.describe().splitlines():
-        lines.append(f"  {line}")
-    return "\n".join(lines)

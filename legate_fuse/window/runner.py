@@ -7,7 +7,7 @@ in order (those that have not run yet, as built), after one warning.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Container, Sequence
 from typing import Any
 
 from legate_fuse import settings, unfused
@@ -25,7 +25,8 @@ class WindowRunner:
     def __init__(self, config: settings.Config, stats: Stats, clock: StageClock,
                  tracker: ArrayTracker, call_sites: CallSites, packed_futures: PackedFutures,
                  warn_once: Callable[[str], None], runtime: Callable[[], Any],
-                 task_timer: TaskTimer | None = None) -> None:
+                 task_timer: TaskTimer | None = None,
+                 foreign_roots: Callable[[], Container[str]] | None = None) -> None:
         self.config = config
         self.stats = stats
         self.clock = clock
@@ -35,6 +36,8 @@ class WindowRunner:
         self.warn_once = warn_once
         self.runtime = runtime  # Legate's own runtime, once the proxy is installed
         self.task_timer = task_timer  # LEGATE_FUSE_TIME_TASKS=1 only
+        # The roots over memory not Legate's own (capture/external_memory.py; None: every root).
+        self.foreign_roots = foreign_roots
         self.window: Window | None = None  # the window run, set once it exists
         self._planner: Any = None
         self._fuser: Any = None
@@ -103,5 +106,6 @@ class WindowRunner:
 
             assert self.window is not None  # (its recycler's references are the window's)
             self._planner = Planner(self.stats, self.tracker, "plan" in self.config.log_topics,
-                                    self.clock, self.call_sites, self.window.recycler)
+                                    self.clock, self.call_sites, self.window.recycler,
+                                    self.foreign_roots)
         return self._planner

@@ -1,6 +1,7 @@
 // Which stores run in the memory of another (analysis/storage_sharing.h), on synthetic windows
 // whose groups are given: an array written and dead inside the window takes the memory of one
-// of its shape and type that died in an earlier group, and nothing else does.
+// of its shape and type that died in an earlier group (made in the window, or read first and
+// Legate's own), and nothing else does.
 #include <string>
 #include <utility>
 #include <vector>
@@ -167,6 +168,62 @@ LF_TEST(an_array_seen_through_another_view_keeps_its_memory)
   updates.stores.pop_back();
   updates.tasks.resize(updates.tasks.size() - 9);
   LF_CHECK(shared(updates.window(), one_task_per_group(4)).empty());
+}
+
+// A loop's state of the iteration before, read and let go by the window, then arrays made by it:
+//   x = f(old); y = f(x); z = f(y)   (stores: old, x, y, z; z held by the program)
+struct ReadFirst {
+  std::vector<std::string> stores{array(0), array(1), array(2), array(3)};
+  std::vector<std::int64_t> tasks{0, 1, 2, /*x*/ 1, WRITE, -1, /*old*/ 0, READ, -1,  //
+                                  0, 1, 2, /*y*/ 2, WRITE, -1, /*x*/ 1,   READ, -1,
+                                  0, 1, 2, /*z*/ 3, WRITE, -1, /*y*/ 2,   READ, -1};
+  std::vector<std::int32_t> live{3};
+  std::string foreign_root;  // the key of a root over memory not Legate's own
+
+  [[nodiscard]] ir::Window window() const
+  {
+    const auto foreign = foreign_root;
+    return ir::build_window(stores, live, ir::decode_tasks(tasks, stores.size()), {},
+                            [foreign](const std::string& key) { return key == foreign; });
+  }
+};
+
+LF_TEST(an_array_read_first_gives_its_memory_once_let_go)
+{
+  const ReadFirst loop;
+  LF_CHECK(shared(loop.window(), one_task_per_group(3)) == (Pairs{{2, 0}}));
+}
+
+LF_TEST(an_array_read_first_keeps_memory_not_legates_own)
+{
+  ReadFirst loop;
+  loop.foreign_root = ir::parse_store_desc(loop.stores[0])->root_key();
+  LF_CHECK(shared(loop.window(), one_task_per_group(3)).empty());
+  // Without a lookup, every root's memory counts as such.
+  const ir::Window unknown =
+      ir::build_window(loop.stores, loop.live, ir::decode_tasks(loop.tasks, loop.stores.size()));
+  LF_CHECK(shared(unknown, one_task_per_group(3)).empty());
+}
+
+LF_TEST(an_array_read_first_the_program_holds_keeps_its_memory)
+{
+  ReadFirst loop;
+  loop.live = {0, 3};
+  LF_CHECK(shared(loop.window(), one_task_per_group(3)).empty());
+}
+
+LF_TEST(an_array_read_first_only_through_a_view_keeps_its_memory)
+{
+  ReadFirst loop;
+  loop.stores[0] = shifted_view(0);  // no whole store of it to rebuild the views over
+  LF_CHECK(shared(loop.window(), one_task_per_group(3)).empty());
+}
+
+LF_TEST(an_array_read_first_gives_its_memory_only_after_its_last_access)
+{
+  ReadFirst loop;
+  loop.tasks[24] = 0;  // z = f(old): old is read until the last task
+  LF_CHECK(shared(loop.window(), one_task_per_group(3)).empty());
 }
 
 LF_TEST_MAIN

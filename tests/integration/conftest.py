@@ -12,7 +12,7 @@ import pytest
 
 import legate_fuse
 from legate_fuse import session as fusion_session
-from legate_fuse.plan.planner import PlanSummary
+from legate_fuse.plan.summary import PlanSummary
 
 # Kernels compile before their group's first launch (LEGATE_FUSE_COMPILE=wait): these tests
 # check fused results from a program's first window. test_background_compile.py runs the

@@ -5,6 +5,7 @@ compiling are built by a process of their own, and the program does not wait for
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 import time
@@ -14,6 +15,7 @@ from pathlib import Path
 import cupynumeric as cn
 import numpy
 import pytest
+from legate.core import get_legate_runtime
 
 from legate_fuse import session as fusion_session
 from legate_fuse import unfused
@@ -24,6 +26,7 @@ from legate_fuse.backend.finish_kernels import PREFIX
 from legate_fuse.mode.machine import Mode
 
 from .test_activation import run
+from .test_shared_storage import grid_values, state_read_first
 
 
 def expression(a: numpy.ndarray, b: numpy.ndarray) -> numpy.ndarray:
@@ -130,6 +133,24 @@ def test_a_group_runs_unfused_until_its_kernel_is_ready_then_fused(
     assert stats.fused_launches > launches, "the kernel was ready and not used"
     # Bit for bit: the same values unfused (first) and fused (second).
     assert first.tobytes() == second.tobytes()
+
+
+def test_a_group_run_unfused_never_writes_into_memory_numpy_shares(
+        session: fusion_session.Session, gated: Gate) -> None:
+    """While its kernels compile, a loop's groups run their tasks as built, over the memory
+    the plan gave each array: never that of a NumPy buffer the loop read first and let go
+    (src/cpp/analysis/storage_sharing.h). In float32: kernels no other test registers."""
+    host = grid_values().astype(numpy.float32)
+    values = host.copy()
+    launches, waited = session.stats.fused_launches, compiling_count(session)
+    (result,) = state_read_first(6, lambda: cn.asarray(host))
+    result = numpy.asarray(result).copy()
+    assert session.stats.fused_launches == launches and compiling_count(session) > waited
+    gc.collect()  # every store over the buffer freed, and whatever was written into it done
+    get_legate_runtime().issue_execution_fence(block=True)
+    assert host.tobytes() == values.tobytes()
+    (want,) = state_read_first(6, lambda: values)
+    assert result.tobytes() == numpy.asarray(want).tobytes()
 
 
 def test_a_group_whose_temporaries_take_much_memory_waits_for_its_kernel(

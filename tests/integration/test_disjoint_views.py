@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from legate_fuse import _core
-from legate_fuse.plan.planner import PlanSummary
+from legate_fuse.plan.summary import PlanSummary
 from legate_fuse.session import Session
 from legate_fuse.unfused import KERNEL_FAILED
 

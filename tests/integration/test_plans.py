@@ -7,7 +7,7 @@ import numpy
 import pytest
 
 import legate_fuse
-from legate_fuse.plan.planner import PlanSummary
+from legate_fuse.plan.summary import PlanSummary
 from legate_fuse.session import Session
 
 from . import plan_programs as programs

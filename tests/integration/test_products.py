@@ -14,7 +14,7 @@ import numpy
 import pytest
 
 import legate_fuse
-from legate_fuse.plan.planner import PlanSummary
+from legate_fuse.plan.summary import PlanSummary
 from legate_fuse.unfused import KERNEL_FAILED
 
 from . import compare

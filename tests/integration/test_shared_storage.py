@@ -4,13 +4,17 @@ iteration keeps its values, bit for bit, and what the program still holds is nev
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import cupynumeric as np
+import numpy
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from legate.core import get_legate_runtime
 
+import legate_fuse
 from legate_fuse import _core
 from legate_fuse.backend.shared_storage import view_over
 from legate_fuse.session import Session
@@ -114,3 +118,64 @@ def test_a_view_rebuilt_over_other_memory_addresses_the_same_elements(data: st.D
     assert (got.shape, got.transform, got.index_space) == (want.shape, want.transform,
                                                            want.index_space), index
     assert got.field_id != want.field_id
+
+
+def state_read_first(iterations: int, make: Any) -> list[Any]:
+    """`fluxes` from the state `make()` returns, read back before the loop: the loop's window
+    reads that state first, and lets it go after the first step."""
+    q = make()
+    float(q[0, 0])  # a read: the loop starts a window of its own
+    for _ in range(iterations):
+        flux = q * q + 0.5
+        new = q.copy()
+        new[1:-1, 1:-1] = q[1:-1, 1:-1] - 0.1 * (flux[1:-1, 2:] - flux[1:-1, :-2])
+        new[0, :] = flux[1, :]
+        q = new
+    return [q]
+
+
+def every_root_foreign(session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As if no root's memory were Legate's own: arrays read first keep theirs."""
+    monkeypatch.setattr(session.runner.planner(), "foreign_roots", None)
+
+
+def grid_values() -> numpy.ndarray:
+    """Values of the grid, in an array that owns them (cuPyNumeric's `asarray` shares its
+    memory, where it copies a view's)."""
+    grid = numpy.sin(numpy.arange((N + 2) * (N + 2), dtype=numpy.float64)).reshape(N + 2, N + 2)
+    return grid.copy()
+
+
+def test_a_loop_state_read_first_gives_its_memory_once_let_go(
+        session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    def computed() -> Any:  # Legate's own memory
+        return np.array(grid_values()) * 1.0
+
+    given = shared_by(session, lambda: state_read_first(6, computed))
+    every_root_foreign(session, monkeypatch)
+    kept = shared_by(session, lambda: state_read_first(6, computed))
+    assert given > kept
+
+
+def test_memory_a_numpy_array_shares_is_never_given_away(session: Session,
+                                                          always_fuse: None) -> None:
+    host = grid_values()
+    values = host.copy()
+    before = session.stats.fused_launches
+    # The loop reads NumPy's own buffer first, in place, and lets go of the array over it.
+    (result,) = state_read_first(6, lambda: np.asarray(host))
+    result = numpy.asarray(result).copy()
+    assert session.stats.fused_launches > before
+    legate_fuse.flush()
+    gc.collect()  # every store over the buffer freed, and whatever was written into it done
+    get_legate_runtime().issue_execution_fence(block=True)
+    assert host.tobytes() == values.tobytes()
+    (want,) = state_read_first(6, lambda: values)
+    assert result.tobytes() == numpy.asarray(want).tobytes()
+
+
+def test_a_private_copy_of_numpy_data_is_never_given_away(session: Session) -> None:
+    values = grid_values()
+    (result,) = run_both(lambda: state_read_first(6, lambda: np.array(values)))
+    (want,) = state_read_first(6, lambda: values)
+    assert result.tobytes() == numpy.asarray(want).tobytes()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
+from legate_fuse import _core
 from legate_fuse.backend.shared_storage import launch_stores
 from legate_fuse.capture.task_record import StoreArg, TaskRecord
 from legate_fuse.counters import Stats
@@ -93,6 +94,61 @@ def test_only_memory_of_the_same_shape_and_type_is_shared() -> None:
     w.task((center, "W"), (t2, "R"), op="UNARY_OP.COPY")
     w.keep_alive(region(5, (60,)))
     assert len(w.plan().groups) == 4 and shared(w) == []
+
+
+def read_first(old: str = region(4, (98,))) -> WindowBuilder:
+    """A loop's state of the iteration before (`old`), read by the window's first group and
+    let go, then a new array the window writes whole: t1 = old + grid[1:-1] (held by the
+    program), grid[1:-1] = t1 (one group), t2 = grid[:-2] + grid[1:-1], grid[1:-1] = t2."""
+    w = WindowBuilder(foreign=set())
+    w.task((T1, "W"), (old, "R"), (CENTER, "R"), op="BINARY_OP.ADD")
+    w.task((CENTER, "W"), (T1, "R"), op="UNARY_OP.COPY")
+    w.task((T2, "W"), (NORTH, "R"), (CENTER, "R"), op="BINARY_OP.ADD")
+    w.task((CENTER, "W"), (T2, "R"), op="UNARY_OP.COPY")
+    w.keep_alive(GRID, T1)
+    return w
+
+
+def test_an_array_read_first_gives_its_memory_once_let_go() -> None:
+    old = region(4, (98,))
+    w = read_first(old)
+    assert [list(g.tasks) for g in w.plan().groups] == [[0, 1], [2], [3]]
+    assert shared(w) == [(T2, old)]
+
+
+def test_an_array_read_first_keeps_memory_not_legates_own() -> None:
+    old = region(4, (98,))
+    w = read_first(old)
+    parsed = _core.parse_store_desc(old)
+    assert parsed is not None
+    w.foreign = {parsed.root_key}  # a buffer attached to a store, say
+    assert shared(w) == []
+    w.foreign = None  # not known: none is Legate's own
+    assert shared(w) == []
+
+
+def test_an_array_read_first_the_program_holds_keeps_its_memory() -> None:
+    old = region(4, (98,))
+    w = read_first(old)
+    w.keep_alive(old)
+    assert shared(w) == []
+
+
+def test_an_array_read_first_only_through_a_view_keeps_its_memory() -> None:
+    w = read_first(shifted(4, 1))  # no whole store of it to rebuild a view over
+    assert shared(w) == []
+
+
+def test_an_array_read_first_gives_its_memory_only_after_its_last_access() -> None:
+    old = region(4, (98,))
+    w = WindowBuilder(foreign=set())
+    w.task((T1, "W"), (old, "R"), (CENTER, "R"), op="BINARY_OP.ADD")
+    w.task((CENTER, "W"), (T1, "R"), op="UNARY_OP.COPY")
+    w.task((T2, "W"), (NORTH, "R"), (old, "R"), op="BINARY_OP.ADD")  # old read here too
+    w.task((CENTER, "W"), (T2, "R"), op="UNARY_OP.COPY")
+    w.keep_alive(GRID, T1)
+    assert [list(g.tasks) for g in w.plan().groups] == [[0, 1], [2], [3]]
+    assert shared(w) == []
 
 
 def test_an_array_seen_through_slices_shares_every_view() -> None:

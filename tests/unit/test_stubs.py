@@ -29,6 +29,8 @@ NARROWER = {
     # Bound as py::object and only asked `key in live_roots`; the plugin passes a set.
     ("Analyzer.analyze", "live_roots"),
     ("Analyzer.choose_cut", "live_roots"),
+    # Likewise `key in foreign_roots`: a set, or a container of every key.
+    ("Analyzer.analyze", "foreign_roots"),
 }
 
 

@@ -40,6 +40,8 @@ class WindowBuilder:
     count: int = 0
     # Numbers the operations named by `task(op="BINARY_OP.ADD")`, as the planner's does.
     analyzer: _core.Analyzer = field(default_factory=_core.Analyzer)
+    # Root keys over memory not Legate's own; None: every root's (as without a lookup).
+    foreign: set[str] | None = None
 
     def _index(self, desc: str) -> int:
         if desc not in self.descriptions:
@@ -85,7 +87,8 @@ class WindowBuilder:
 
     def plan(self, analyzer: _core.Analyzer | None = None) -> _core.Plan:
         plan, _ = (analyzer or self.analyzer).analyze(self.descriptions, self.live,
-                                                      self.encoded, live_roots=self.live_roots)
+                                                      self.encoded, live_roots=self.live_roots,
+                                                      foreign_roots=self.foreign)
         return plan
 
 

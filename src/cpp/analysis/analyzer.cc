@@ -34,8 +34,9 @@ std::vector<std::int64_t> signature(const ir::Window& window)
       key.push_back(arg.redop);
     }
   }
-  for (const bool live : window.root_live) {
-    key.push_back(live ? 1 : 0);
+  for (std::size_t root = 0; root < window.root_live.size(); ++root) {
+    const bool foreign = root < window.root_foreign.size() && window.root_foreign[root];
+    key.push_back((window.root_live[root] ? 1 : 0) | (foreign ? 2 : 0));
   }
   // Which views of one memory class are apart (legality rules 3 and 4 read it).
   key.push_back(static_cast<std::int64_t>(window.apart_views.size()));

@@ -11,9 +11,11 @@ namespace {
 struct RootUse {
   std::int32_t first_group{-1};
   std::int32_t last_group{-1};
-  bool shareable{true};
+  bool shareable{true};  // its memory may be another's, or given to another
   bool first_access_writes{};
-  std::int32_t store{-1};  // the first store of the root in the window
+  // Its contents are read: it keeps its own memory, given to another after its last access.
+  bool gives_only{};
+  std::int32_t store{-1};  // the first store of the root in the window; a whole one if any
 };
 
 // Marks the root of a store as not shareable.
@@ -64,7 +66,7 @@ std::vector<RootUse> root_uses(const ir::Window& window, const Plan& plan)
         }
         if (use.first_group < 0) {  // this task is the first to touch the root
           use.first_group = g;
-          use.store       = arg.store;  // (whole when it is shareable)
+          use.store       = arg.store;  // (whole when its first access writes it)
           bool writes = false, other = false;
           for (const auto& same : args) {
             const auto& same_ref = window.stores[static_cast<std::size_t>(same.store)];
@@ -76,12 +78,20 @@ std::vector<RootUse> root_uses(const ir::Window& window, const Plan& plan)
           use.first_access_writes = writes && !other;
         }
         use.last_group = g;
+        if (ref.whole && !window.stores[static_cast<std::size_t>(use.store)].whole) {
+          use.store = arg.store;  // (a root read first may be given away through it)
+        }
       }
     }
   }
   for (std::size_t root = 0; root < uses.size(); ++root) {
-    auto& use     = uses[root];
-    use.shareable = use.shareable && use.first_access_writes && !window.root_live[root];
+    auto& use = uses[root];
+    const bool foreign =
+        root >= window.root_foreign.size() || static_cast<bool>(window.root_foreign[root]);
+    const bool dead_after = use.first_group >= 0 && !window.root_live[root];
+    const bool whole = use.store >= 0 && window.stores[static_cast<std::size_t>(use.store)].whole;
+    use.gives_only   = use.shareable && dead_after && !use.first_access_writes && !foreign && whole;
+    use.shareable    = use.shareable && dead_after && use.first_access_writes;
   }
   return uses;
 }
@@ -99,6 +109,9 @@ void share_storage(const ir::Window& window, Plan& plan)
     const auto& use = uses[static_cast<std::size_t>(root)];
     if (use.shareable) {
       starting[static_cast<std::size_t>(use.first_group)].push_back(root);
+      ending[static_cast<std::size_t>(use.last_group)].push_back(root);
+    } else if (use.gives_only) {  // its own memory, free once its last group has run
+      owner[static_cast<std::size_t>(root)] = use.store;
       ending[static_cast<std::size_t>(use.last_group)].push_back(root);
     }
   }

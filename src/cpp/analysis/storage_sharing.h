@@ -24,6 +24,13 @@ namespace legate_fuse::analysis {
 // its last access never again; Legate orders the next owner's first write after the last
 // access. Each store of the array is listed with the whole store of the owner; a view is
 // rebuilt from it by the launch (backend/shared_storage.py).
+//
+// An array the window reads before writing it all (one made before the window: a loop's state
+// of the iteration before) keeps its memory, and gives it to a later array once its last
+// access has run, when the same holds of it but the first write, it is seen whole by a task of
+// the window, and its memory is Legate's own (window.root_foreign: not a buffer attached to a
+// store, nor memory NumPy reads in place). Unfused, Legate reuses it so once the program lets
+// go of the array; held in a window, the array stays referenced until the window has run.
 void share_storage(const ir::Window& window, Plan& plan);
 
 }  // namespace legate_fuse::analysis

@@ -60,13 +60,14 @@ struct TaskEncoding {
 
 legate_fuse::ir::Window built_window(const std::vector<std::string>& descriptions,
                                      const std::vector<std::int32_t>& live_stores,
-                                     const TaskEncoding& tasks, const py::object& live_roots)
+                                     const TaskEncoding& tasks, const py::object& live_roots,
+                                     const py::object& foreign_roots = py::none())
 {
   if (descriptions.size() != tasks.num_stores) {
     throw std::invalid_argument("legate-fuse: the task encoding is of another number of stores");
   }
   return legate_fuse::ir::build_window(descriptions, live_stores, tasks.tasks,
-                                       root_lookup(live_roots));
+                                       root_lookup(live_roots), root_lookup(foreign_roots));
 }
 
 void bind_ir(py::module_& m)
@@ -186,8 +187,9 @@ void bind_plan(py::module_& m)
           "analyze",
           [](Analyzer& self, const std::vector<std::string>& descriptions,
              const std::vector<std::int32_t>& live_stores, const TaskEncoding& tasks,
-             bool use_cache, std::int32_t prefix, const py::object& live_roots) {
-            auto window = built_window(descriptions, live_stores, tasks, live_roots);
+             bool use_cache, std::int32_t prefix, const py::object& live_roots,
+             const py::object& foreign_roots) {
+            auto window = built_window(descriptions, live_stores, tasks, live_roots, foreign_roots);
             if (prefix >= 0 && static_cast<std::size_t>(prefix) < window.tasks.size()) {
               window = legate_fuse::analysis::window_prefix(window, prefix);
             }
@@ -197,10 +199,12 @@ void bind_plan(py::module_& m)
           },
           py::arg("descriptions"), py::arg("live_stores"), py::arg("tasks"),
           py::arg("use_cache") = true, py::arg("prefix") = -1, py::arg("live_roots") = py::none(),
+          py::arg("foreign_roots") = py::none(),
           "Plan a window, or its first `prefix` tasks when prefix >= 0 (the rest run later: what "
           "they touch is live); `live_stores`: the numbers of its stores the program reaches; "
-          "`live_roots`: a set of the root keys the program reaches, or None; returns "
-          "(plan, cache_hit)")
+          "`live_roots`: a set of the root keys the program reaches, or None; `foreign_roots`: "
+          "a set of the root keys over memory not Legate's own, or None (every root such); "
+          "returns (plan, cache_hit)")
       .def(
           "choose_cut",
           [](const Analyzer&, const std::vector<std::string>& descriptions,

@@ -251,7 +251,8 @@ std::vector<Task> decode_tasks(const std::vector<std::int64_t>& encoded, std::si
 
 Window build_window(const std::vector<std::string>& descriptions,
                     const std::vector<std::int32_t>& live_stores, std::vector<Task> tasks,
-                    const std::function<bool(const std::string&)>& is_live_root)
+                    const std::function<bool(const std::string&)>& is_live_root,
+                    const std::function<bool(const std::string&)>& is_foreign_root)
 {
   const auto in_range = [&](std::int64_t store) {
     return store >= 0 && static_cast<std::size_t>(store) < descriptions.size();
@@ -316,12 +317,15 @@ Window build_window(const std::vector<std::string>& descriptions,
   }
   // Liveness is known per array (its root); every memory class of a live root is live.
   std::vector<bool> array_live(static_cast<std::size_t>(roots.size()), false);
-  if (is_live_root) {
+  std::vector<bool> array_foreign(static_cast<std::size_t>(roots.size()), !is_foreign_root);
+  if (is_live_root || is_foreign_root) {
     // One key per root, built only here: the program's arrays are known by it.
     const auto& firsts = roots.firsts();
     for (std::size_t root = 0; root < firsts.size(); ++root) {
-      if (is_live_root(descs[firsts[root]]->root_key())) {
-        array_live[root] = true;
+      const auto key   = descs[firsts[root]]->root_key();
+      array_live[root] = is_live_root && is_live_root(key);
+      if (is_foreign_root) {
+        array_foreign[root] = is_foreign_root(key);
       }
     }
   }
@@ -359,11 +363,15 @@ Window build_window(const std::vector<std::string>& descriptions,
     window.num_roots = std::max(window.num_roots, memory + 1);
   }
   window.root_live.assign(static_cast<std::size_t>(window.num_roots), false);
+  window.root_foreign.assign(static_cast<std::size_t>(window.num_roots), false);
   for (std::size_t store = 0; store < window.stores.size(); ++store) {
     auto& ref = window.stores[store];
     if (ref.known) {
       if (array_live[static_cast<std::size_t>(ref.root)]) {
         window.root_live[static_cast<std::size_t>(classes[store])] = true;
+      }
+      if (array_foreign[static_cast<std::size_t>(ref.root)]) {
+        window.root_foreign[static_cast<std::size_t>(classes[store])] = true;
       }
       ref.root = classes[store];
     }

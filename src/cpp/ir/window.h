@@ -87,6 +87,9 @@ struct Window {
   // per root (memory class): observable from outside the window; every class of an array the
   // program reaches is
   std::vector<bool> root_live;
+  // per root (memory class): memory Legate did not make for the program's arrays alone (a
+  // buffer attached to a store, memory NumPy reads in place): never handed to another array
+  std::vector<bool> root_foreign;
   std::vector<std::int32_t> root_last_task;  // per root: the last task accessing it (-1: none)
   std::int32_t num_roots{};
   std::int32_t num_views{};
@@ -113,10 +116,14 @@ struct Window {
 //   tasks: decoded by decode_tasks for as many stores as there are descriptions;
 //   is_live_root: whether the program can reach a root, by its key (StoreDesc::root_key):
 //     asked once per root of the window, so that the roots of every array the program holds
-//     need not be described in each window (none when empty).
+//     need not be described in each window (none when empty);
+//   is_foreign_root: whether a root's memory is not Legate's own for the program's arrays
+//     (Window::root_foreign), by its key, asked as is_live_root; every root is foreign
+//     without it (the safe side).
 // Throws std::invalid_argument when a store number is out of range.
 Window build_window(const std::vector<std::string>& descriptions,
                     const std::vector<std::int32_t>& live_stores, std::vector<Task> tasks,
-                    const std::function<bool(const std::string&)>& is_live_root = {});
+                    const std::function<bool(const std::string&)>& is_live_root    = {},
+                    const std::function<bool(const std::string&)>& is_foreign_root = {});
 
 }  // namespace legate_fuse::ir

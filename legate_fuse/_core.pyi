@@ -146,6 +146,9 @@ class Plan(metaclass=_Pybind11Type):
     @property
     def shared_storage(self) -> list[tuple[int, int]]:
         """(store, owner): each store runs in the memory of its owner, dead before it."""
+    @property
+    def free_at_end(self) -> list[int]:
+        """Whole stores whose memory is free once the window has run (Legate's own)."""
     def describe(self) -> str: ...
 
 class TaskEncoding(metaclass=_Pybind11Type):
@@ -170,6 +173,7 @@ class Analyzer(metaclass=_Pybind11Type):
         prefix: int = -1,
         live_roots: set[str] | None = None,
         foreign_roots: Container[str] | None = None,
+        spares: int = 0,
     ) -> tuple[Plan, bool]: ...
     def choose_cut(
         self,

@@ -440,6 +440,39 @@ MUTATIONS: tuple[Mutation, ...] = (
          "memory_once_let_go",),
         "the planner tells the analysis which roots' memory is Legate's own (planner)"),
     Mutation(
+        "spares-taken", "src/cpp/analysis/storage_sharing.cc",
+        "    free_memory[kind_of(ref.root)].push_back(spare);\n",
+        "",
+        (f"{SHARING}::test_an_array_takes_the_memory_of_a_spare_store",),
+        "an array takes the memory of a spare store an earlier window let go (share_storage)"),
+    Mutation(
+        "spares-legates-own", "src/cpp/analysis/storage_sharing.cc",
+        "    if (!ref.known || !ref.whole || ref.future || ref.empty || foreign(ref.root) ||\n",
+        "    if (!ref.known || !ref.whole || ref.future || ref.empty ||\n",
+        (f"{SHARING}::test_a_spare_store_of_another_shape_or_not_legates_own_is_not_taken",),
+        "a spare store over memory not Legate's own is never taken (share_storage)"),
+    Mutation(
+        "free-at-end-legates-own", "src/cpp/analysis/storage_sharing.cc",
+        "      if (!foreign(window.stores[static_cast<std::size_t>(store)].root)) {\n",
+        "      if (true) {\n",
+        (f"{SHARING}::test_the_memory_free_at_the_end_is_of_arrays_let_go_and_legates_own",),
+        "only Legate's own memory is left to the next window (share_storage)"),
+    Mutation(
+        "spares-carried", "legate_fuse/window/runner.py",
+        "                    self._spares = [planned.stores[n] for n in planned.plan."
+        "free_at_end]\n",
+        "                    self._spares = []\n",
+        ("tests/integration/test_shared_storage.py::test_a_cut_window_leaves_the_memory_it_let_"
+         "go_to_the_next",),
+        "a cut window leaves the memory it let go to the next window's plan (runner)"),
+    Mutation(
+        "spares-after-a-cut-only", "legate_fuse/window/runner.py",
+        "                if self.window.held_back:\n",
+        "                if True:\n",
+        ("tests/integration/test_shared_storage.py::test_a_cut_window_leaves_the_memory_it_let_"
+         "go_to_the_next",),
+        "only a cut window keeps the memory it let go; any other gives it to Legate (runner)"),
+    Mutation(
         "shared-memory-first-access-writes", "src/cpp/analysis/storage_sharing.cc",
         "          use.first_access_writes = writes && !other;\n",
         "          use.first_access_writes = true;\n",

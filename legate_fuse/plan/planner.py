@@ -143,12 +143,13 @@ class Planner:
                                             window.encoding.tasks, earliest,
                                             live_roots=window.live_roots)
 
-    def plan(self, records: list[TaskRecord], later: Sequence[TaskRecord] = ()
-             ) -> PlannedWindow | None:
+    def plan(self, records: list[TaskRecord], later: Sequence[TaskRecord] = (),
+             spares: Sequence[Any] = ()) -> PlannedWindow | None:
         """The plan of `records`, None when it would run them as built anyway. `later`: tasks
         that stay held and run after them (a cut window); the analysis plans the first part of
         the window they form together, so what the later tasks touch is live, as whatever else
-        the program reaches."""
+        the program reaches. `spares`: whole stores of arrays an earlier window let go, whose
+        memory the window's arrays may take (numbered after the window's own)."""
         # Taken first, whatever happens next: it holds references to the window's stores.
         cut_window, self._cut_window = self._cut_window, None
         window = self._encoding_of([*records, *later], cut_window, len(records))
@@ -156,19 +157,22 @@ class Planner:
             if self.call_sites.enabled:
                 self._note_planned_sites(records)
             return None
+        stores, descriptions = window.stores, window.descriptions
+        if spares:
+            stores = [*stores, *spares]
+            descriptions = [*descriptions, *(str(spare) for spare in spares)]
         with self.clock.stage("analysis"):
-            plan, hit = self.analyzer.analyze(window.descriptions, window.live,
-                                              window.encoding.tasks, prefix=len(records),
-                                              live_roots=window.live_roots,
-                                              foreign_roots=window.foreign_roots)
+            plan, hit = self.analyzer.analyze(descriptions, window.live, window.encoding.tasks,
+                                              prefix=len(records), live_roots=window.live_roots,
+                                              foreign_roots=window.foreign_roots,
+                                              spares=len(spares))
             labels = window.encoding.labels[:len(records)]
             steps = self.steps.of(plan, labels, len(records))
         if self.call_sites.enabled:
             self._note_planned_sites(records, steps)
         self.stats.windows_planned += 1
         self.stats.plan_cache_hits += int(hit)
-        planned = PlannedWindow(records, labels, window.stores, window.descriptions, plan, steps,
-                                hit)
+        planned = PlannedWindow(records, labels, stores, descriptions, plan, steps, hit)
         if self.log_plans:
             print(format_plan(planned), file=sys.stderr, flush=True)
         if self.listeners:

@@ -41,6 +41,9 @@ class WindowRunner:
         self.window: Window | None = None  # the window run, set once it exists
         self._planner: Any = None
         self._fuser: Any = None
+        # Whole stores of arrays a cut window let go, kept for the plan of the next: the tasks
+        # it kept made their arrays while it was held, when Legate had no freed memory to give.
+        self._spares: list[Any] = []
 
     def execute_window(self, records: Sequence[TaskRecord]) -> None:
         """Plans the flushed window and runs it, fused; whatever fails inside the plugin, every
@@ -48,9 +51,10 @@ class WindowRunner:
         assert self.window is not None
         done = [False] * len(records)
         flush_reason = self.window.flush_reason
+        spares, self._spares = self._spares, []  # (let go once this window has run)
         try:
             planner = self.planner()
-            planned = planner.plan(list(records), self.window.held_back)
+            planned = planner.plan(list(records), self.window.held_back, spares)
             if planned is None:  # nothing to fuse: every task as built
                 ended = unfused.window_ended(flush_reason)
                 why = [ended if lifted else unfused.NOT_LIFTED
@@ -60,6 +64,8 @@ class WindowRunner:
             else:
                 program_error = self.fuser().execute(planned, done, flush_reason)
                 self.window.recycler.keep(planned.stores[n] for n in planned.unallocated)
+                if self.window.held_back:
+                    self._spares = [planned.stores[n] for n in planned.plan.free_at_end]
         except Exception as error:  # the plugin must never break the program
             self.warn_once(f"running a window failed, running the rest unfused: {error!r}")
             left = [r for r, ran in zip(records, done, strict=True) if not ran]

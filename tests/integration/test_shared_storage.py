@@ -179,3 +179,27 @@ def test_a_private_copy_of_numpy_data_is_never_given_away(session: Session) -> N
     (result,) = run_both(lambda: state_read_first(6, lambda: np.array(values)))
     (want,) = state_read_first(6, lambda: values)
     assert result.tobytes() == numpy.asarray(want).tobytes()
+
+
+def test_a_cut_window_leaves_the_memory_it_let_go_to_the_next(
+        session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A full window runs its first part; the tasks it keeps made their arrays while it was
+    held. The arrays its first part let go are spare memory for the next window's plan."""
+    planner = session.runner.planner()
+    plan = planner.plan
+    spare_owners: list[int] = []
+
+    def noting_spares(records: Any, later: Any = (), spares: Any = ()) -> Any:
+        planned = plan(records, later, spares)
+        if planned is not None:
+            first_spare = len(planned.stores) - len(spares)
+            spare_owners.extend(owner for _, owner in planned.plan.shared_storage
+                                if owner >= first_spare)
+        return planned
+
+    monkeypatch.setattr(planner, "plan", noting_spares)
+    monkeypatch.setattr(session.window, "capacity", 24)  # cut every few steps
+    run_both(lambda: state_read_first(12, lambda: np.array(grid_values()) * 1.0))
+    assert session.stats.flushes["window_full"] > 0
+    assert spare_owners
+    assert not session.runner._spares  # a window not cut leaves none: its arrays go to Legate

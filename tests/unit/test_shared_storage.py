@@ -32,8 +32,13 @@ def updates(*temporaries: str, views: tuple[str, str] = (NORTH, CENTER)) -> Wind
 
 
 def shared(w: WindowBuilder) -> list[tuple[str, str]]:
-    descs = w.descriptions
+    descs = [*w.descriptions, *w.spares]
     return [(descs[store], descs[owner]) for store, owner in w.plan().shared_storage]
+
+
+def free_at_end(w: WindowBuilder) -> list[str]:
+    descs = [*w.descriptions, *w.spares]
+    return [descs[store] for store in w.plan().free_at_end]
 
 
 def test_a_temporary_dead_before_the_next_takes_its_memory() -> None:
@@ -149,6 +154,42 @@ def test_an_array_read_first_gives_its_memory_only_after_its_last_access() -> No
     w.keep_alive(GRID, T1)
     assert [list(g.tasks) for g in w.plan().groups] == [[0, 1], [2], [3]]
     assert shared(w) == []
+
+
+SPARE = region(5, (98,))
+
+
+def test_an_array_takes_the_memory_of_a_spare_store() -> None:
+    w = updates(T1, T2)
+    w.foreign = set()
+    w.spares = [SPARE]  # an array an earlier window let go
+    assert shared(w) == [(T1, SPARE), (T2, SPARE)]
+    assert free_at_end(w) == [SPARE]  # and it is free again at the end
+
+
+def test_a_spare_store_of_another_shape_or_not_legates_own_is_not_taken() -> None:
+    w = updates(T1, T2)
+    w.foreign = set()
+    w.spares = [region(5, (50,))]
+    assert shared(w) == [(T2, T1)]
+    w.spares = [SPARE]
+    parsed = _core.parse_store_desc(SPARE)
+    assert parsed is not None
+    w.foreign = {parsed.root_key}
+    assert shared(w) == [(T2, T1)]
+
+
+def test_the_memory_free_at_the_end_is_of_arrays_let_go_and_legates_own() -> None:
+    w = updates(T1, T2)
+    w.foreign = set()
+    assert free_at_end(w) == [T1]  # t2 ran in t1's memory
+    w.keep_alive(T2)
+    assert free_at_end(w) == [T1]  # t2 kept its own, held by the program
+    w = updates(T1, T2)
+    parsed = _core.parse_store_desc(T1)
+    assert parsed is not None
+    w.foreign = {parsed.root_key}
+    assert free_at_end(w) == []  # t1's memory is not Legate's: never handed on
 
 
 def test_an_array_seen_through_slices_shares_every_view() -> None:

@@ -42,6 +42,8 @@ class WindowBuilder:
     analyzer: _core.Analyzer = field(default_factory=_core.Analyzer)
     # Root keys over memory not Legate's own; None: every root's (as without a lookup).
     foreign: set[str] | None = None
+    # Descriptions of spare stores (memory an earlier window let go), numbered after the rest.
+    spares: list[str] = field(default_factory=list)
 
     def _index(self, desc: str) -> int:
         if desc not in self.descriptions:
@@ -86,9 +88,11 @@ class WindowBuilder:
         return _core.TaskEncoding(self.codes, len(self.descriptions))
 
     def plan(self, analyzer: _core.Analyzer | None = None) -> _core.Plan:
-        plan, _ = (analyzer or self.analyzer).analyze(self.descriptions, self.live,
-                                                      self.encoded, live_roots=self.live_roots,
-                                                      foreign_roots=self.foreign)
+        plan, _ = (analyzer or self.analyzer).analyze([*self.descriptions, *self.spares],
+                                                      self.live, self.encoded,
+                                                      live_roots=self.live_roots,
+                                                      foreign_roots=self.foreign,
+                                                      spares=len(self.spares))
         return plan
 
 

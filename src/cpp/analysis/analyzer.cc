@@ -38,6 +38,10 @@ std::vector<std::int64_t> signature(const ir::Window& window)
     const bool foreign = root < window.root_foreign.size() && window.root_foreign[root];
     key.push_back((window.root_live[root] ? 1 : 0) | (foreign ? 2 : 0));
   }
+  key.push_back(static_cast<std::int64_t>(window.spare_stores.size()));
+  for (const auto spare : window.spare_stores) {
+    key.push_back(spare);
+  }
   // Which views of one memory class are apart (legality rules 3 and 4 read it).
   key.push_back(static_cast<std::int64_t>(window.apart_views.size()));
   for (const auto& [a, b] : window.apart_views) {

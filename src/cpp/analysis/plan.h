@@ -60,6 +60,9 @@ struct Plan {
   // Stores written and read only inside the window that take the memory of a store dead
   // before them, in the order of their first access.
   std::vector<SharedStorage> shared_storage;
+  // Whole stores whose memory is free once the window has run (arrays it let go, Legate's own
+  // memory): what the next window may be given as spare memory (ir::Window::spare_stores).
+  std::vector<std::int32_t> free_at_end;
   // The number the analyzer's plan cache gave this plan (-1: not cached): equal numbers, the
   // same groups, kernels and arguments, so what a launch derives from a plan can be kept by it.
   // Never reused in a process, even after the cache is cleared.

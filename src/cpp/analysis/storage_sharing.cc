@@ -100,7 +100,11 @@ std::vector<RootUse> root_uses(const ir::Window& window, const Plan& plan)
 
 void share_storage(const ir::Window& window, Plan& plan)
 {
-  const auto uses = root_uses(window, plan);
+  auto uses          = root_uses(window, plan);
+  const auto foreign = [&](std::int32_t root) {
+    return static_cast<std::size_t>(root) >= window.root_foreign.size() ||
+           static_cast<bool>(window.root_foreign[static_cast<std::size_t>(root)]);
+  };
   // Per root, the store whose memory it runs in; memory free for reuse, by shape and type.
   std::vector<std::int32_t> owner(uses.size(), -1);
   std::map<std::pair<std::int32_t, std::int32_t>, std::vector<std::int32_t>> free_memory;
@@ -119,6 +123,18 @@ void share_storage(const ir::Window& window, Plan& plan)
     const auto& ref = window.stores[static_cast<std::size_t>(uses[root].store)];
     return std::make_pair(ref.shape_class, ref.dtype_class);
   };
+  // Memory free from the start: spare stores no task touches, whole, Legate's own.
+  for (const auto spare : window.spare_stores) {
+    const auto& ref = window.stores[static_cast<std::size_t>(spare)];
+    if (!ref.known || !ref.whole || ref.future || ref.empty || foreign(ref.root) ||
+        window.root_live[static_cast<std::size_t>(ref.root)] ||
+        uses[static_cast<std::size_t>(ref.root)].first_group >= 0) {
+      continue;
+    }
+    uses[static_cast<std::size_t>(ref.root)].store = spare;
+    owner[static_cast<std::size_t>(ref.root)]      = spare;
+    free_memory[kind_of(ref.root)].push_back(spare);
+  }
   for (std::size_t g = 0; g < plan.groups.size(); ++g) {
     for (const auto root : starting[g]) {
       auto& free = free_memory[kind_of(root)];
@@ -135,6 +151,14 @@ void share_storage(const ir::Window& window, Plan& plan)
       free_memory[kind_of(root)].push_back(owner[static_cast<std::size_t>(root)]);
     }
   }
+  for (const auto& [kind, owners] : free_memory) {
+    for (const auto store : owners) {
+      if (!foreign(window.stores[static_cast<std::size_t>(store)].root)) {
+        plan.free_at_end.push_back(store);
+      }
+    }
+  }
+  std::sort(plan.free_at_end.begin(), plan.free_at_end.end());
   for (std::int32_t store = 0; store < static_cast<std::int32_t>(window.stores.size()); ++store) {
     const auto& ref = window.stores[static_cast<std::size_t>(store)];
     if (!ref.known) {

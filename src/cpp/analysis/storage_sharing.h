@@ -31,6 +31,13 @@ namespace legate_fuse::analysis {
 // the window, and its memory is Legate's own (window.root_foreign: not a buffer attached to a
 // store, nor memory NumPy reads in place). Unfused, Legate reuses it so once the program lets
 // go of the array; held in a window, the array stays referenced until the window has run.
+//
+// Spare stores (window.spare_stores: arrays an earlier window let go, whole and Legate's own,
+// touched by no task of this one) are memory free from the window's start. A full window runs
+// its first part and keeps the rest held; the tasks it keeps made their arrays while it was
+// held, when Legate had no freed memory to give them, and each would get new memory. The memory
+// the first part leaves free (plan.free_at_end: the owners still free after its last group,
+// Legate's own) is kept for the next window's plan.
 void share_storage(const ir::Window& window, Plan& plan);
 
 }  // namespace legate_fuse::analysis

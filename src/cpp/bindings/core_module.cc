@@ -58,16 +58,23 @@ struct TaskEncoding {
   std::size_t num_stores{};
 };
 
+// The window of `tasks` over `descriptions`: the encoding's stores, then `spares` stores no
+// task touches (ir::Window::spare_stores).
 legate_fuse::ir::Window built_window(const std::vector<std::string>& descriptions,
                                      const std::vector<std::int32_t>& live_stores,
                                      const TaskEncoding& tasks, const py::object& live_roots,
-                                     const py::object& foreign_roots = py::none())
+                                     const py::object& foreign_roots = py::none(),
+                                     std::size_t spares              = 0)
 {
-  if (descriptions.size() != tasks.num_stores) {
+  if (descriptions.size() != tasks.num_stores + spares) {
     throw std::invalid_argument("legate-fuse: the task encoding is of another number of stores");
   }
-  return legate_fuse::ir::build_window(descriptions, live_stores, tasks.tasks,
-                                       root_lookup(live_roots), root_lookup(foreign_roots));
+  auto window = legate_fuse::ir::build_window(descriptions, live_stores, tasks.tasks,
+                                              root_lookup(live_roots), root_lookup(foreign_roots));
+  for (auto spare = tasks.num_stores; spare < descriptions.size(); ++spare) {
+    window.spare_stores.push_back(static_cast<std::int32_t>(spare));
+  }
+  return window;
 }
 
 void bind_ir(py::module_& m)
@@ -168,6 +175,10 @@ void bind_plan(py::module_& m)
                                }
                                return pairs;
                              })
+      // Whole stores whose memory is free once the window has run, Legate's own
+      // (analysis/storage_sharing.h): spare memory for the next window.
+      .def_property_readonly(
+          "free_at_end", [](const Analyzer::Result& result) { return result.plan->free_at_end; })
       .def("describe", [](const Analyzer::Result& result) {
         return legate_fuse::analysis::describe(*result.plan, result.group_bytes);
       });
@@ -188,8 +199,9 @@ void bind_plan(py::module_& m)
           [](Analyzer& self, const std::vector<std::string>& descriptions,
              const std::vector<std::int32_t>& live_stores, const TaskEncoding& tasks,
              bool use_cache, std::int32_t prefix, const py::object& live_roots,
-             const py::object& foreign_roots) {
-            auto window = built_window(descriptions, live_stores, tasks, live_roots, foreign_roots);
+             const py::object& foreign_roots, std::size_t spares) {
+            auto window =
+                built_window(descriptions, live_stores, tasks, live_roots, foreign_roots, spares);
             if (prefix >= 0 && static_cast<std::size_t>(prefix) < window.tasks.size()) {
               window = legate_fuse::analysis::window_prefix(window, prefix);
             }
@@ -199,12 +211,14 @@ void bind_plan(py::module_& m)
           },
           py::arg("descriptions"), py::arg("live_stores"), py::arg("tasks"),
           py::arg("use_cache") = true, py::arg("prefix") = -1, py::arg("live_roots") = py::none(),
-          py::arg("foreign_roots") = py::none(),
+          py::arg("foreign_roots") = py::none(), py::arg("spares") = 0,
           "Plan a window, or its first `prefix` tasks when prefix >= 0 (the rest run later: what "
           "they touch is live); `live_stores`: the numbers of its stores the program reaches; "
           "`live_roots`: a set of the root keys the program reaches, or None; `foreign_roots`: "
           "a set of the root keys over memory not Legate's own, or None (every root such); "
-          "returns (plan, cache_hit)")
+          "`spares`: how many of the last descriptions are of stores no task touches, whose "
+          "memory its arrays may take (an earlier window's free_at_end); returns "
+          "(plan, cache_hit)")
       .def(
           "choose_cut",
           [](const Analyzer&, const std::vector<std::string>& descriptions,

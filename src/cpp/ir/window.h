@@ -90,6 +90,9 @@ struct Window {
   // per root (memory class): memory Legate did not make for the program's arrays alone (a
   // buffer attached to a store, memory NumPy reads in place): never handed to another array
   std::vector<bool> root_foreign;
+  // Stores no task of the window touches, whose memory is free for its arrays from its start:
+  // arrays an earlier window let go, kept by the plugin for this one (storage_sharing.h).
+  std::vector<std::int32_t> spare_stores;
   std::vector<std::int32_t> root_last_task;  // per root: the last task accessing it (-1: none)
   std::int32_t num_roots{};
   std::int32_t num_views{};

@@ -15,7 +15,8 @@ struct RootUse {
   bool first_access_writes{};
   // Its contents are read: it keeps its own memory, given to another after its last access.
   bool gives_only{};
-  std::int32_t store{-1};  // the first store of the root in the window; a whole one if any
+  std::int32_t store{-1};  // the first store of the root in the window
+  std::int32_t whole{-1};  // a store of all of it, if the window has one
 };
 
 // Marks the root of a store as not shareable.
@@ -78,8 +79,8 @@ std::vector<RootUse> root_uses(const ir::Window& window, const Plan& plan)
           use.first_access_writes = writes && !other;
         }
         use.last_group = g;
-        if (ref.whole && !window.stores[static_cast<std::size_t>(use.store)].whole) {
-          use.store = arg.store;  // (a root read first may be given away through it)
+        if (ref.whole && use.whole < 0) {
+          use.whole = arg.store;  // (a root read first is given away through it)
         }
       }
     }
@@ -89,9 +90,12 @@ std::vector<RootUse> root_uses(const ir::Window& window, const Plan& plan)
     const bool foreign =
         root >= window.root_foreign.size() || static_cast<bool>(window.root_foreign[root]);
     const bool dead_after = use.first_group >= 0 && !window.root_live[root];
-    const bool whole = use.store >= 0 && window.stores[static_cast<std::size_t>(use.store)].whole;
-    use.gives_only   = use.shareable && dead_after && !use.first_access_writes && !foreign && whole;
-    use.shareable    = use.shareable && dead_after && use.first_access_writes;
+    const bool whole      = use.whole >= 0;
+    if (whole && !use.first_access_writes) {
+      use.store = use.whole;  // read first: given away as all of it, its takers' views over it
+    }
+    use.gives_only = use.shareable && dead_after && !use.first_access_writes && !foreign && whole;
+    use.shareable  = use.shareable && dead_after && use.first_access_writes;
   }
   return uses;
 }

@@ -415,17 +415,15 @@ MUTATIONS: tuple[Mutation, ...] = (
         "(share_storage)"),
     Mutation(
         "foreign-private-copies", "legate_fuse/capture/external_memory.py",
-        "        else:\n            self._note_foreign(self._root_key(store) or UNKNOWN_ROOT, "
-        "buffer)\n",
-        "",
+        "            self._foreign.setdefault(root, []).append(_reference(buffer) or _forever)\n",
+        "            pass\n",
         ("tests/unit/test_foreign_memory.py::test_a_private_copy_is_foreign_while_it_lives",),
         "the private copy cupynumeric.array attaches is not Legate's own memory "
         "(ExternalMemory.foreign_roots)"),
     Mutation(
         "foreign-program-buffers", "legate_fuse/capture/external_memory.py",
-        "        self._buffers.setdefault(root, []).append(alive)\n"
-        "        self._note_foreign(root, buffer)\n",
-        "        self._buffers.setdefault(root, []).append(alive)\n",
+        "        self._foreign.setdefault(root, []).append(reference or _forever)\n",
+        "",
         ("tests/integration/test_shared_storage.py::test_memory_a_numpy_array_shares_is_never_"
          "given_away",
          "tests/integration/test_background_compile.py::test_a_group_run_unfused_never_writes_"

@@ -54,6 +54,14 @@ def _forever() -> bool:
     return True
 
 
+def _reference(buffer: Any) -> Callable[[], Any] | None:
+    """A weak reference to `buffer`; None when it cannot have one (None itself, say)."""
+    try:
+        return weakref.ref(buffer)
+    except TypeError:
+        return None
+
+
 class ExternalMemory:
     def __init__(self, root_key: Callable[[Any], str | None],
                  live_roots: Callable[[], set[str | None]]) -> None:
@@ -91,25 +99,17 @@ class ExternalMemory:
         if not self.copying:
             self.note(store, buffer)
         else:
-            self._note_foreign(self._root_key(store) or UNKNOWN_ROOT, buffer)
+            root = self._root_key(store) or UNKNOWN_ROOT
+            self._foreign.setdefault(root, []).append(_reference(buffer) or _forever)
 
     def note(self, store: Any, buffer: Any) -> None:
         """`store`'s memory is visible to the program while `buffer` is alive (while an array
         over it is, when `buffer` cannot be weakly referenced, e.g. None)."""
         root = self._root_key(store) or UNKNOWN_ROOT
-        try:
-            alive: Callable[[], Any] = weakref.ref(buffer)
-        except TypeError:
-            alive = functools.partial(self._array_over, root)
-        self._buffers.setdefault(root, []).append(alive)
-        self._note_foreign(root, buffer)
-
-    def _note_foreign(self, root: str, buffer: Any) -> None:
-        try:
-            alive: Callable[[], Any] = weakref.ref(buffer)
-        except TypeError:
-            alive = _forever
-        self._foreign.setdefault(root, []).append(alive)
+        reference = _reference(buffer)
+        self._buffers.setdefault(root, []).append(
+            reference or functools.partial(self._array_over, root))
+        self._foreign.setdefault(root, []).append(reference or _forever)
 
     def foreign_roots(self) -> Container[str]:
         """The roots over memory that is not Legate's own for the program's arrays: attached

@@ -19,6 +19,12 @@ struct RootUse {
   std::int32_t whole{-1};  // a store of all of it, if the window has one
 };
 
+// Whether a root's memory is not Legate's own (Window::root_foreign; so when not told).
+bool foreign_memory(const ir::Window& window, std::size_t root)
+{
+  return root >= window.root_foreign.size() || static_cast<bool>(window.root_foreign[root]);
+}
+
 // Marks the root of a store as not shareable.
 void pin_store(const ir::Window& window, std::int32_t store, std::vector<RootUse>& uses)
 {
@@ -86,9 +92,8 @@ std::vector<RootUse> root_uses(const ir::Window& window, const Plan& plan)
     }
   }
   for (std::size_t root = 0; root < uses.size(); ++root) {
-    auto& use = uses[root];
-    const bool foreign =
-        root >= window.root_foreign.size() || static_cast<bool>(window.root_foreign[root]);
+    auto& use             = uses[root];
+    const bool foreign    = foreign_memory(window, root);
     const bool dead_after = use.first_group >= 0 && !window.root_live[root];
     const bool whole      = use.whole >= 0;
     if (whole && !use.first_access_writes) {
@@ -106,8 +111,7 @@ void share_storage(const ir::Window& window, Plan& plan)
 {
   auto uses          = root_uses(window, plan);
   const auto foreign = [&](std::int32_t root) {
-    return static_cast<std::size_t>(root) >= window.root_foreign.size() ||
-           static_cast<bool>(window.root_foreign[static_cast<std::size_t>(root)]);
+    return foreign_memory(window, static_cast<std::size_t>(root));
   };
   // Per root, the store whose memory it runs in; memory free for reuse, by shape and type.
   std::vector<std::int32_t> owner(uses.size(), -1);

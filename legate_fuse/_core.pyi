@@ -117,6 +117,8 @@ class Group(metaclass=_Pybind11Type):
     @property
     def products(self) -> list[tuple[int, int, int]]: ...
     @property
+    def draws(self) -> list[tuple[int, int]]: ...
+    @property
     def arg_triples(self) -> list[tuple[int, int, int]]:
         """(store, privilege, redop) of each of `args`."""
     @property

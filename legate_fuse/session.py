@@ -20,6 +20,7 @@ from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.capture.patches import PATCHES
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.counters import Stats, format_stats
+from legate_fuse.draw_order import DrawOrder
 from legate_fuse.logs import configure_logging
 from legate_fuse.mode.machine import Mode, ModeMachine
 from legate_fuse.mode.payoff import PayoffTuner
@@ -54,10 +55,12 @@ class Session:
         self.external = ExternalMemory(root_key, lambda: set(self.tracker.live_roots()))
         self.packed_futures = PackedFutures(root_key, self._roots_in_use)
         self.call_sites = CallSites(self.stats, config.sites)
+        # Fused random draws kept in program order with every other draw (draw_order.py).
+        self.draws = DrawOrder(legate_runtime)
         self.runner = WindowRunner(config, self.stats, self.clock, self.tracker, self.call_sites,
                                    self.packed_futures, self.warn_once,
                                    legate_runtime, self.task_timer,
-                                   self.external.foreign_roots)
+                                   self.external.foreign_roots, self.draws)
         self.window = Window(config.window_size, self.stats, self._execute_window,
                              self.runner.choose_cut)
         self.runner.window = self.window
@@ -65,6 +68,7 @@ class Session:
         # Whether tasks are held, run unfused, handed to cuPyNumeric as Legate's own, or the
         # plugin is off: every such decision is a mode of this machine (mode/machine.py).
         self.mode = ModeMachine()
+        self.mode.on_stop_holding = self.draws.settle
         # Whether fusion pays, measured at the program's waits (WAITS; mode/payoff.py).
         self.payoff = PayoffTuner() if config.payoff else None
         self.direct_tasks = DirectTasks()
@@ -100,6 +104,7 @@ class Session:
             self.flush("hooks_pending" if mode.mode is Mode.STARTING else "unfused")
         self.stats.unfused[record.library_name, record.task_id,
                            unfused.in_mode(mode.mode.value)] += 1
+        self.draws.settle()
         with self.clock.stage("run_unfused"):
             if self.task_timer is None:
                 record.task.execute()

@@ -174,6 +174,13 @@ class Config:
         "fused tasks, with the element-wise work on their results, where Legate runs one CPU "
         "task at a time; 0 leaves every product to cuPyNumeric's own task.",
     )
+    random: bool = setting(
+        "LEGATE_FUSE_RANDOM", True, parse_switch,
+        "1 draws cuPyNumeric's random numbers (random.rand, uniform, normal, integers, a "
+        "Generator's) inside fused tasks, from cuPyNumeric's own generators, with the work on "
+        "them, where Legate runs one CPU task at a time; 0 leaves every draw to cuPyNumeric's "
+        "own task.",
+    )
     log_level: str = setting(
         "LEGATE_FUSE_LOG_LEVEL", "warning", parse_log_level,
         "Verbosity of the 'legate_fuse' logger: error, warning, info or debug.",

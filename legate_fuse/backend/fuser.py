@@ -13,18 +13,16 @@ from pathlib import Path
 from typing import Any
 
 from legate_fuse import _core, _tasks, unfused
-from legate_fuse.backend import finish_kernels, kernel_threads
-from legate_fuse.backend.background import WAIT_BYTES, Job, KernelJobs
-from legate_fuse.backend.cache_folders import cache_policy, kernel_folder
+from legate_fuse.backend.background import WAIT_BYTES, KernelJobs
 from legate_fuse.backend.compiler import CompileError, KernelCache
-from legate_fuse.backend.cpu_kernels import KernelCompiler
 from legate_fuse.backend.launch import build_fused_task, runs_one_point
 from legate_fuse.backend.shared_storage import launch_stores
 from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.counters import Stats
+from legate_fuse.draw_order import DrawOrder
 from legate_fuse.lift import runtime_scalar
-from legate_fuse.lift.base import machine_has_gpus, process_count
+from legate_fuse.lift.draw_args import draw_words, is_draw
 from legate_fuse.plan.kernel_spec import (
     ROLE_INPUT,
     ROLE_READ_WHOLE,
@@ -34,7 +32,6 @@ from legate_fuse.plan.kernel_spec import (
 )
 from legate_fuse.plan.launch_steps import Step
 from legate_fuse.plan.planner import PlannedWindow
-from legate_fuse.settings import Config
 from legate_fuse.stage_clock import StageClock
 from legate_fuse.task_timer import TaskTimer
 
@@ -50,7 +47,7 @@ class Fuser:
                  runtime: Callable[[], Any], warn: Callable[[str], None],
                  packed_futures: PackedFutures, log_kernels: bool = False,
                  clock: StageClock | None = None, timer: TaskTimer | None = None,
-                 jobs: KernelJobs | None = None) -> None:
+                 jobs: KernelJobs | None = None, draws: DrawOrder | None = None) -> None:
         self.stats = stats
         self.clock = clock or StageClock(stats.stage_seconds, enabled=False)
         self.cpu = cpu
@@ -63,6 +60,7 @@ class Fuser:
         # Where kernels missing from the cache compile (LEGATE_FUSE_COMPILE=background); None:
         # the launch waits for its kernel.
         self.jobs = jobs
+        self.draws = draws or DrawOrder(runtime)  # fused random draws in program order
         # Registered with _tasks: id -> spec, in the order they were first built.
         self._kernels: dict[str, KernelSpec] = {}
 
@@ -114,11 +112,11 @@ class Fuser:
         with self.clock.stage("launch"):
             try:
                 kernel = step.kernel
-                if kernel is None:
+                if kernel is None and len(step.draws) < len(step.tasks):
                     raise UnsupportedGroup(step.kernel_error or "the group has no kernel")
-                if step.products and not runs_one_point():
+                if (step.products or step.draws) and not runs_one_point():
                     return unfused.PRODUCT_POINTS
-                if kernel.kernel_id not in self._kernels:  # (a stage only when there is work)
+                if kernel is not None and kernel.kernel_id not in self._kernels:
                     with self.clock.stage("kernel"):
                         if not self._register(kernel, bytes_not_allocated >= WAIT_BYTES):
                             return unfused.KERNEL_COMPILING
@@ -126,9 +124,13 @@ class Fuser:
                 args = [(stores[store], role, redop) for store, role, redop in step.args]
                 scalars = b"".join(runtime_scalar(planned.records[task], index)
                                    for task, index in step.scalar_sources)
+                draws = [(result, draw_words(planned.records[task]))
+                         for result, task in step.draws]
                 with self.clock.stage("submit"):
-                    task = build_fused_task(self.runtime(), kernel.kernel_id, args, scalars,
-                                            step.provenance, step.products)
+                    task = build_fused_task(
+                        self.runtime(), kernel.kernel_id if kernel is not None else "", args,
+                        scalars, step.provenance, step.products, draws,
+                        self.draws.token() if draws else None)
                     # Submission is the last step that can fail before the task exists.
                     if self.timer is None:
                         task.execute()
@@ -140,6 +142,8 @@ class Fuser:
                           f"{_describe(error)}")
                 return unfused.KERNEL_FAILED
             # After the try: the task exists now, and must never be run again as originals.
+            if step.draws:
+                self.draws.note_drawn()
             self.packed_futures.note_results(store for store, role, _ in args
                                              if role != ROLE_INPUT and role != ROLE_READ_WHOLE)
             self._count(step, bytes_not_allocated)
@@ -237,6 +241,8 @@ class Fuser:
                 record = records[t]
                 counts[record.library_name, record.task_id, reason] += 1
                 done[t] = True
+                if is_draw(record):  # after the fused draws submitted before it
+                    self.draws.settle()
                 try:
                     if timer is None:
                         record.task.execute()
@@ -264,37 +270,3 @@ class Fuser:
 
 def _describe(error: BaseException) -> str:
     return str(error) if isinstance(error, EXPECTED_ERRORS) else repr(error)
-
-
-def make_fuser(stats: Stats, config: Config, runtime: Callable[[], Any],
-               warn: Callable[[str], None], packed_futures: PackedFutures,
-               clock: StageClock | None = None, timer: TaskTimer | None = None) -> Fuser:
-    kernels, kept = kernel_folder(config.cache_dir, warn)
-    policy = cache_policy(config.cache_size, config.cache_readonly, warn)
-    stats.kernel_threads = kernel_threads.apply(config.kernel_threads)
-    cpu = KernelCompiler(kernels, config.c_compiler, warn, config.math, policy)
-    gpu, gpu_arch = None, None
-    if machine_has_gpus():
-        from legate_fuse.backend.nvrtc import DEFAULT_ARCH, PtxCompiler
-
-        gpu_arch = _tasks.cuda_device_arch() or DEFAULT_ARCH
-        gpu = PtxCompiler(kernels, gpu_arch, warn=warn, policy=policy)
-    fuser = Fuser(stats, cpu, gpu, runtime, warn, packed_futures,
-                  "kernels" in config.log_topics, clock, timer)
-    # Several processes must launch the same tasks (one rank's kernel may be ready, not another's).
-    if config.compile_mode == "background" and process_count() == 1:
-        settings = finish_kernels.BuildSettings(kernels, config.c_compiler, config.math, gpu_arch,
-                                                policy)
-
-        def hand_over(jobs: list[Job]) -> None:
-            if not kept:
-                return  # a folder of the process, deleted at its exit: nothing to build into
-            stats.kernels_compiling = len(jobs)
-            finish_kernels.hand_over(jobs, settings)
-
-        def on_change(pending: int) -> None:
-            stats.kernels_compiling = pending
-
-        fuser.jobs = KernelJobs(lambda job: finish_kernels.start_builder(job, settings),
-                                config.compile_jobs, hand_over, on_change)
-    return fuser

@@ -24,6 +24,7 @@ _FROM_INPUT, _FROM_OUTPUT, _FROM_REDUCTION, _FROM_PRODUCT = range(4)
 def build_fused_task(
     runtime: Any, kernel_id: str, args: Sequence[KernelArg | tuple[Any, int, int]],
     scalars: bytes, provenance: str, products: Sequence[tuple[int, int, int]] = (),
+    draws: Sequence[tuple[int, Sequence[int]]] = (), order_token: Any = None,
 ) -> Any:
     """The FUSED task, ready to execute: stores deduplicated by the plan, every partitioned
     store aligned with every other (the group's iteration space), the kernel's id (registered
@@ -31,7 +32,10 @@ def build_fused_task(
     process. `runtime` is Legate's own runtime (not the interceptor's proxy). `products`: the
     matrix products computed before the kernel, as positions in `args` of their result and
     factors, which are broadcast (read or written whole: such a task runs as one
-    point)."""
+    point). `draws`: the random draws made before the kernel, as the position in `args` of each
+    result and its words in the layout after it (lift/random_draws.draw_words); with them, the
+    `order_token` the task reads and writes (draw_order.py). An empty `kernel_id`: the
+    task only draws."""
     align, broadcast, string_type, scope = _legate_names()
     with scope(provenance=provenance):
         task = runtime.create_auto_task(tasks.library(), tasks.FUSED_TASK_ID)
@@ -49,10 +53,13 @@ def build_fused_task(
                 partitioned.append(variable)
         if len(partitioned) > 1:
             task.add_constraint(align(*partitioned))
+        if order_token is not None:  # after the arguments: the layout's indices skip it
+            task.add_constraint(broadcast(task.add_input(order_token)))
+            task.add_constraint(broadcast(task.add_output(order_token)))
         task.add_scalar_arg(kernel_id, string_type)
         task.add_scalar_arg(scalars)
-        if products:
-            task.add_scalar_arg(_layout([role for _, role, _ in args], products))
+        if products or draws:
+            task.add_scalar_arg(_layout([role for _, role, _ in args], products, draws))
     return task
 
 
@@ -69,10 +76,12 @@ def runs_one_point() -> bool:
             and machine.count(TaskTarget.OMP) == 0 and machine.count(TaskTarget.GPU) == 0)
 
 
-def _layout(roles: Sequence[int], products: Sequence[tuple[int, int, int]]) -> bytes:
+def _layout(roles: Sequence[int], products: Sequence[tuple[int, int, int]],
+            draws: Sequence[tuple[int, Sequence[int]]] = ()) -> bytes:
     """The FUSED task's layout scalar, from its arguments' roles in order: where each of the
     kernel's arrays comes from (every argument but those only products read), then each
-    product's matrix and vector (inputs) and result (an output)."""
+    product's matrix and vector (inputs) and result (an output), then each draw's result (an
+    output) and words (src/cpp/tasks/layout.h)."""
     counts = [0, 0, 0]  # inputs, outputs, reductions so far
     sources = []  # per argument: its kind of store and index among the task's of that kind
     for role in roles:
@@ -85,6 +94,9 @@ def _layout(roles: Sequence[int], products: Sequence[tuple[int, int, int]]) -> b
     words = [len(slots), *(word for slot in slots for word in slot), len(products)]
     for result, matrix, vector in products:
         words += (sources[matrix][1], sources[vector][1], sources[result][1])
+    words.append(len(draws))
+    for result, draw_words in draws:
+        words += (sources[result][1], *draw_words)
     return numpy.array(words, dtype=numpy.int32).tobytes()
 
 

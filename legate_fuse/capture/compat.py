@@ -91,7 +91,8 @@ ARRAY_EXPORTS = (("cupynumeric._thunk.deferred", "DeferredArray", "__numpy_array
                  ("cupynumeric._thunk.deferred", "DeferredArray", "__dlpack__"))
 # Members of CuPyNumericOpCode the lifting looks up (a missing one only leaves its tasks opaque).
 LIFTED_TASK_KINDS = ("UNARY_OP", "BINARY_OP", "WHERE", "CONVERT", "FILL", "SCALAR_UNARY_RED",
-                     "UNARY_RED", "DOT", "PUTMASK", "ARANGE", "MATVECMUL", "MATMUL")
+                     "UNARY_RED", "DOT", "PUTMASK", "ARANGE", "MATVECMUL", "MATMUL",
+                     "BITGENERATOR")
 # The attribute of DeferredArray that holds its LogicalStore (an instance attribute).
 STORE_ATTRIBUTE = "base"
 

@@ -200,6 +200,7 @@ class RuntimeProxy:
             task.execute()
             return
         self._session.flush("foreign_task")
+        self._session.draws.settle()
         self._runtime.submit(task)
 
     def tree_reduce(self, *args: Any, **kwargs: Any) -> Any:

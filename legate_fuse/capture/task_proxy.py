@@ -15,6 +15,7 @@ from legate_fuse.capture.external_memory import ExternalMemory
 from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.counters import Stats
+from legate_fuse.draw_order import DrawOrder
 from legate_fuse.mode.machine import ModeMachine
 from legate_fuse.mode.step_aside import StepAside
 from legate_fuse.settings import Config
@@ -38,6 +39,7 @@ class Session(Protocol):
     direct_tasks: DirectTasks  # the functions given a task without a proxy while unfused
     step_aside: StepAside  # counts the tasks built at once in a row
     waits_at_tasks: bool  # the program waited at a task that may throw
+    draws: DrawOrder  # fused random draws, settled before any task the plugin did not build
 
     def submit_auto_task(self, record: TaskRecord) -> None: ...
 
@@ -83,6 +85,7 @@ class AutoTaskProxy:
             session.flush("blocking_task")
         elif session.window.tasks:
             session.flush("opaque_task")
+        session.draws.settle()
         if not session.clock.enabled:  # the common case, without a context manager
             self._task.execute()
             return
@@ -151,6 +154,7 @@ class ManualTaskProxy:
 
     def execute(self) -> None:
         self._session.flush("manual_task")
+        self._session.draws.settle()
         self._task.execute()
 
     def __getattr__(self, name: str) -> Any:

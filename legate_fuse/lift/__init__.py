@@ -42,8 +42,8 @@ def lazy_task_ids(library_name: str) -> dict[int, int | None]:
 # A lazy record's library, task id and shape -> how it lifted: None (opaque), or its operation,
 # whether its arguments are aligned, their privileges and whether it runs fused alone. Lifting
 # reads nothing else of a record, so a loop's tasks are lifted once, then looked up.
-_LIFTED: dict[tuple[Any, ...], tuple[str, bool, tuple[int, ...], bool] | None] = {}
-_UNSEEN = ("", False, (), False)
+_LIFTED: dict[tuple[Any, ...], tuple[str, bool, tuple[int, ...], bool, bool] | None] = {}
+_UNSEEN = ("", False, (), False, False)
 
 
 def lift(record: TaskRecord) -> LiftedTask | None:
@@ -62,15 +62,16 @@ def lift(record: TaskRecord) -> LiftedTask | None:
             _LIFTED.clear()  # programs rarely have that many kinds of task; start again
         _LIFTED[key] = known = None if lifted is None else (
             lifted.op, lifted.aligned, tuple(a.privilege for a in lifted.args),
-            lifted.fused_alone)
+            lifted.fused_alone, lifted.draws)
         return lifted
     if known is None:
         return None
-    op, aligned, privileges, fused_alone = known
+    op, aligned, privileges, fused_alone, draws = known
     # A list comprehension, not a generator: built for every held task at every flush.
     return LiftedTask(op, tuple([LiftedArg(arg.store, privilege, arg.redop)
                                  for arg, privilege in zip(record.args, privileges,
-                                                           strict=True)]), aligned, fused_alone)
+                                                           strict=True)]), aligned, fused_alone,
+                      draws)
 
 
 def _lift(record: TaskRecord) -> LiftedTask | None:

@@ -39,6 +39,8 @@ class LiftedTask:
     aligned: bool
     # Worth running as a fused kernel on its own: faster than the task as built.
     fused_alone: bool = False
+    # Draws random numbers: moves a generator on, which no argument shows (lift/random_draws.py).
+    draws: bool = False
 
 
 def constraints_align(record: TaskRecord, partitioned: list[int]) -> bool:

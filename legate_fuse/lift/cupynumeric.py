@@ -17,7 +17,7 @@ from legate.core import LogicalStore, Scalar
 from legate_fuse import _core
 from legate_fuse.capture import compat
 from legate_fuse.capture.task_record import TaskRecord
-from legate_fuse.lift import products
+from legate_fuse.lift import products, random_draws
 from legate_fuse.lift.base import (
     READ,
     REDUCE,
@@ -169,10 +169,6 @@ def _aligned(record: TaskRecord) -> bool:
     return constraints_align(record, partitioned)
 
 
-def _shape_matches(args: tuple[LiftedArg, ...], kinds: tuple[int, ...]) -> bool:
-    return tuple(a.privilege for a in args) == kinds
-
-
 def _op_name(record: TaskRecord, kind: str, scalars: list[Any], c: Codes) -> str | None:
     if kind == "ARANGE":
         return kind  # its scalars are run-time values (its start and step), checked by `lift`
@@ -223,7 +219,8 @@ _EXPECTED = {
     "DOT": ((REDUCE, READ, READ),),
     # The array, the mask, the values (broadcast or not), then the array again, written.
     "PUTMASK": ((READ, READ, READ, WRITE),),
-    "ARANGE": ((WRITE,),), **dict.fromkeys(products.OPS, ((REDUCE, READ, READ),)),
+    "ARANGE": ((WRITE,),), "BITGENERATOR": ((WRITE,),),
+    **dict.fromkeys(products.OPS, ((REDUCE, READ, READ),)),
 }
 
 
@@ -275,10 +272,11 @@ def lift(record: TaskRecord) -> LiftedTask | None:
     if kind is None:
         return None
     args = _lifted_args(record)
-    if args is None or not any(_shape_matches(args, e) for e in _EXPECTED[kind]):
+    if args is None or tuple(a.privilege for a in args) not in _EXPECTED[kind]:
         return None
-    if kind in products.OPS:
-        return products.lift_product(record, kind, args)
+    if kind in products.OPS or kind == "BITGENERATOR":
+        return (products.lift_product(record, kind, args) if kind in products.OPS
+                else random_draws.lift_draw(record, args))
     scalars = _scalars(record)
     op = _op_name(record, kind, scalars, c)
     if op is None:

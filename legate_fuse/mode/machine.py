@@ -86,6 +86,8 @@ class ModeMachine:
         # (mode entered, reason) -> times; the reason of the last entry of each mode.
         self.entries: Counter[tuple[Mode, str]] = Counter()
         self.last_reason: dict[Mode, str] = {}
+        # Called when the mode stops holding tasks (fused draws then settle: draw_order.py).
+        self.on_stop_holding: Callable[[], None] | None = None
 
     def fire(self, event: str, reason: str = "") -> bool:
         """Moves along `event`'s transition from the current mode, if it has one; returns
@@ -98,12 +100,15 @@ class ModeMachine:
         self._since = now
         logger.debug("mode %s -> %s (%s%s)", self.mode.value, target.value, event,
                      f": {reason}" if reason else "")
+        held = self.holds
         self.mode = target
         self.holds = target is Mode.FUSING
         self.records = target in RECORDING
         why = reason or event
         self.entries[(target, why)] += 1
         self.last_reason[target] = why
+        if held and not self.holds and self.on_stop_holding is not None:
+            self.on_stop_holding()
         return True
 
     def seconds_by_mode(self) -> dict[str, float]:

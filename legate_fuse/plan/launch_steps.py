@@ -43,6 +43,10 @@ class Step(NamedTuple):
     # Of a fused step: the matrix products its task computes before the kernel, as
     # positions in `args` of their (result, first factor, second factor) (lift/products.py).
     products: tuple[tuple[int, int, int], ...] = ()
+    # Of a fused step: the random draws its task makes before the kernel, as (position in
+    # `args` of the result, the task of the window that draws it) (lift/random_draws.py). A
+    # step of draws only has no kernel: its task only draws.
+    draws: tuple[tuple[int, int], ...] = ()
     # Of a step run as built: why each of its tasks was not fused (unfused.py; WINDOW_ENDED
     # where the window ended first, the flush that ended it known only when it runs).
     why_unfused: tuple[str, ...] = ()
@@ -81,18 +85,21 @@ def steps_of(plan: _core.Plan, labels: Sequence[str], tasks: int) -> tuple[Step,
             step = step._replace(why_unfused=tuple(why_alone(t, ended_before, end_reason)
                                                    for t in step.tasks))
         elif step.kind == "fused":
-            try:
-                kernel, error = group_kernel(group), ""
-            except UnsupportedGroup as unsupported:
-                kernel, error = None, str(unsupported)
-            ops = ", ".join(labels[t] for t in step.tasks)
             args = argument_roles(group)
             position = {store: i for i, (store, _, _) in enumerate(args)}
+            draws = tuple((position[r], t) for r, t in group.draws)
+            kernel, error = None, ""
+            if len(draws) < len(step.tasks):
+                try:
+                    kernel = group_kernel(group)
+                except UnsupportedGroup as unsupported:
+                    error = str(unsupported)
+            ops = ", ".join(labels[t] for t in step.tasks)
             step = step._replace(kernel=kernel, kernel_error=error, args=args,
                                  provenance=f"legate_fuse[{ops}]",
                                  scalar_sources=tuple(group.scalar_sources),
                                  products=tuple((position[r], position[m], position[v])
-                                                for r, m, v in group.products))
+                                                for r, m, v in group.products), draws=draws)
         steps.append(step)
         ended_before = end_reason
     seen = sorted(t for step in steps for t in (*step.tasks, *step.dead_tasks))

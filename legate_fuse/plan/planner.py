@@ -226,7 +226,8 @@ class Planner:
         for record, task in zip(records, lifted, strict=True):
             if task is not None:
                 args: Sequence[LiftedArg] = task.args
-                flags = int(task.aligned) | 2 * int(task.fused_alone)  # ir::decode_tasks
+                # ir::decode_tasks
+                flags = int(task.aligned) | 2 * int(task.fused_alone) | 4 * int(task.draws)
                 encoded += (self.op_id(task.op), flags, len(args))
             else:  # opaque: which roots it touches, and which it may write
                 args = opaque_args(record)

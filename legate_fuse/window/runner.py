@@ -15,6 +15,7 @@ from legate_fuse.capture.call_sites import CallSites
 from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.counters import Stats
+from legate_fuse.draw_order import DrawOrder
 from legate_fuse.stage_clock import StageClock
 from legate_fuse.task_timer import TaskTimer
 from legate_fuse.window.holding import Window, execute_in_order
@@ -26,7 +27,8 @@ class WindowRunner:
                  tracker: ArrayTracker, call_sites: CallSites, packed_futures: PackedFutures,
                  warn_once: Callable[[str], None], runtime: Callable[[], Any],
                  task_timer: TaskTimer | None = None,
-                 foreign_roots: Callable[[], Container[str]] | None = None) -> None:
+                 foreign_roots: Callable[[], Container[str]] | None = None,
+                 draws: DrawOrder | None = None) -> None:
         self.config = config
         self.stats = stats
         self.clock = clock
@@ -38,6 +40,7 @@ class WindowRunner:
         self.task_timer = task_timer  # LEGATE_FUSE_TIME_TASKS=1 only
         # The roots over memory not Legate's own (capture/external_memory.py; None: every root).
         self.foreign_roots = foreign_roots
+        self.draws = draws or DrawOrder(runtime)  # fused random draws in program order
         self.window: Window | None = None  # the window run, set once it exists
         self._planner: Any = None
         self._fuser: Any = None
@@ -72,6 +75,7 @@ class WindowRunner:
             for record in left:
                 self.stats.unfused[record.library_name, record.task_id,
                                    unfused.PLUGIN_FAILED] += 1
+            self.draws.settle()
             execute_in_order(left)
             return
         if program_error is not None:
@@ -100,10 +104,11 @@ class WindowRunner:
 
     def fuser(self) -> Any:
         if self._fuser is None:
-            from legate_fuse.backend.fuser import make_fuser
+            from legate_fuse.backend.fuser_setup import make_fuser
 
             self._fuser = make_fuser(self.stats, self.config, self.runtime, self.warn_once,
-                                     self.packed_futures, self.clock, self.task_timer)
+                                     self.packed_futures, self.clock, self.task_timer,
+                                     self.draws)
         return self._fuser
 
     def planner(self) -> Any:

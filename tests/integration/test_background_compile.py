@@ -20,6 +20,7 @@ from legate.core import get_legate_runtime
 from legate_fuse import session as fusion_session
 from legate_fuse import unfused
 from legate_fuse.backend import fuser as fuser_module
+from legate_fuse.backend import fuser_setup
 from legate_fuse.backend.background import Job, KernelJobs
 from legate_fuse.backend.cpu_kernels import KernelCompiler
 from legate_fuse.backend.finish_kernels import PREFIX
@@ -344,14 +345,12 @@ def test_over_several_processes_kernels_compile_before_their_first_launch(
     the kernels are then waited for."""
     from dataclasses import replace
 
-    from legate_fuse.backend import fuser as fuser_module
-
     config = replace(session.config, compile_mode="background")
 
     def made() -> fuser_module.Fuser:
-        return fuser_module.make_fuser(session.stats, config, session.runner.runtime,
-                                       session.warn_once, session.packed_futures)
+        return fuser_setup.make_fuser(session.stats, config, session.runner.runtime,
+                                      session.warn_once, session.packed_futures)
 
     assert made().jobs is not None
-    monkeypatch.setattr(fuser_module, "process_count", lambda: 2)
+    monkeypatch.setattr(fuser_setup, "process_count", lambda: 2)
     assert made().jobs is None

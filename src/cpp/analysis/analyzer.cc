@@ -26,7 +26,7 @@ std::vector<std::int64_t> signature(const ir::Window& window)
   key.push_back(static_cast<std::int64_t>(window.tasks.size()));
   for (const auto& task : window.tasks) {
     key.push_back(task.op);
-    key.push_back((task.aligned ? 1 : 0) | (task.fused_alone ? 2 : 0));
+    key.push_back((task.aligned ? 1 : 0) | (task.fused_alone ? 2 : 0) | (task.draws ? 4 : 0));
     key.push_back(static_cast<std::int64_t>(task.args.size()));
     for (const auto& arg : task.args) {
       key.push_back(arg.store);

@@ -93,7 +93,7 @@ class KernelBuilder {
       throw Unsupported("a task that is not lifted");
     }
     const auto& op = op_names_[static_cast<std::size_t>(task.op)];
-    if (ir::is_product(op)) {
+    if (ir::is_product(op) || task.draws) {
       add_product(task);
       return;
     }
@@ -166,8 +166,9 @@ class KernelBuilder {
     return std::move(spec_);
   }
 
-  // A matrix product: computed before the kernel into its result's memory, which the
-  // kernel reads as an input array, through the view without the promotion.
+  // A matrix product or a random draw: computed before the kernel into its result's memory,
+  // which the kernel reads as an input array (a product's through the view without the
+  // promotion).
   void add_product(const ir::Task& task)
   {
     for (const auto& arg : task.args) {

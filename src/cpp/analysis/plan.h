@@ -37,6 +37,9 @@ struct Group {
   // without its promotion, first factor, second factor), each a store of `args` (WriteWhole,
   // ReadWhole, ReadWhole).
   std::vector<std::array<std::int32_t, 3>> products;
+  // The random draws the fused task makes before its kernel (and its products), in program
+  // order: (result, a store of `args` (WriteWhole); the task of the window that draws it).
+  std::vector<std::array<std::int32_t, 2>> draws;
   std::string end_reason;
   std::optional<ir::KernelSpec> kernel;  // Fused only (see kernel_builder.h)
   std::string kernel_text;               // ir::describe(*kernel): the kernel's canonical text

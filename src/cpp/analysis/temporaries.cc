@@ -24,7 +24,7 @@ void remove_dead_tasks(const ir::Window& window, const RootSet& live_after, Grou
   std::vector<std::int32_t> live;
   for (auto it = group.tasks.rbegin(); it != group.tasks.rend(); ++it) {
     const auto& task     = window.tasks[static_cast<std::size_t>(*it)];
-    bool produces_needed = false;
+    bool produces_needed = task.draws;  // a draw advances its generator: never dead
     for (const auto& arg : task.args) {
       if (ir::produces(arg.privilege) && needed.count(store_of(window, arg).root)) {
         produces_needed = true;
@@ -135,7 +135,11 @@ void resolve_group(const ir::Window& window, Group& group)
             product[next++] = add_arg(group.args, arg_index, window, read, read.privilege);
           }
         }
-        group.products.push_back(product);
+        if (window.tasks[static_cast<std::size_t>(task)].draws) {
+          group.draws.push_back({product[0], task});
+        } else {
+          group.products.push_back(product);
+        }
         continue;
       }
       written_views.insert(store.view);
@@ -159,6 +163,7 @@ void resolve_group(const ir::Window& window, Group& group)
   if (!fused) {
     group.args.clear();
     group.products.clear();
+    group.draws.clear();
   }
   // The kernel's arrays in the order it takes them: inputs (products' results among them, last),
   // then outputs, then reductions, each in order of first use; then what only products read.

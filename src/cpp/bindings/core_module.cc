@@ -132,6 +132,7 @@ void bind_plan(py::module_& m)
       .def_readonly("temporaries", &Group::temporaries)
       .def_readonly("args", &Group::args)
       .def_readonly("products", &Group::products)
+      .def_readonly("draws", &Group::draws)
       .def_property_readonly(
           "arg_triples",
           [](const Group& g) {

@@ -9,6 +9,7 @@
 #include "runtime/kernel_threads.h"
 #include "tasks/library.h"
 #include "tasks/products.h"
+#include "tasks/random_draws.h"
 #include "tasks/task_ids.h"
 
 PYBIND11_MODULE(_tasks, m)
@@ -16,6 +17,7 @@ PYBIND11_MODULE(_tasks, m)
   m.doc()                 = "The Legate library 'legate_fuse' and its FUSED task";
   m.attr("LIBRARY_NAME")  = legate_fuse::LIBRARY_NAME;
   m.attr("FUSED_TASK_ID") = static_cast<int>(legate_fuse::TaskId::FUSED);
+  m.attr("RANDOM_PROBE_TASK_ID") = static_cast<int>(legate_fuse::TaskId::RANDOM_PROBE);
   m.def("register_library", &legate_fuse::register_library,
         "Create the Legate library and register its tasks (idempotent; needs a started runtime)");
   m.def(
@@ -36,6 +38,9 @@ PYBIND11_MODULE(_tasks, m)
   m.def("product_blas_available", &legate_fuse::product_blas_available,
         "Whether the BLAS library cuPyNumeric's matrix products call is loaded in this "
         "process: only then are those products computed inside fused tasks");
+  m.def("random_draws_available", &legate_fuse::random_draws_available,
+        "Whether cuPyNumeric's library is loaded with the functions its random draws call: "
+        "only then are draws made inside fused tasks (after a probe task checked them)");
   m.def(
       "set_kernel_threads",
       [](int threads) { legate_fuse::KernelThreads::instance().set_threads(threads); },

@@ -225,6 +225,7 @@ std::vector<Task> decode_tasks(const std::vector<std::int64_t>& encoded, std::si
     const auto flags = next();
     task.aligned     = (flags & 1) != 0;
     task.fused_alone = (flags & 2) != 0;
+    task.draws       = (flags & 4) != 0;
     const auto nargs = next();
     if (nargs < 0) {
       throw std::invalid_argument("legate-fuse: negative argument count");
@@ -312,6 +313,15 @@ Window build_window(const std::vector<std::string>& descriptions,
           window.stores[store].unpromoted = static_cast<std::int32_t>(other);
           break;
         }
+      }
+    }
+  }
+  // A draw's result is read as it is written (no promotion).
+  for (const auto& task : tasks) {
+    for (const auto& arg : task.args) {
+      auto& store = window.stores[static_cast<std::size_t>(arg.store)];
+      if (task.draws && arg.privilege == Privilege::WriteWhole && store.unpromoted < 0) {
+        store.unpromoted = arg.store;
       }
     }
   }

@@ -57,8 +57,9 @@ struct StoreRef {
   bool whole{};
   bool sliced{};
   // The store of the window that is this one without its last transform, where that is a
-  // promotion (a product's result as its library promoted it, and the array itself); -1 when
-  // the window has none.
+  // promotion (a product's result as its library promoted it, and the array itself), or the
+  // store itself where a random draw writes it whole; -1 when the window has none. A result
+  // written whole (WriteWhole) is read through it.
   std::int32_t unpromoted{-1};
   std::string description;
 };
@@ -75,6 +76,10 @@ struct Task {
   // Worth running as a fused kernel on its own: its kernel is faster than the task as its
   // library built it (argmin and argmax along an axis).
   bool fused_alone{};
+  // Draws random numbers (cuPyNumeric's BITGENERATOR, tasks/random_draws.h): it advances a
+  // generator, which nothing in its arguments shows, so it is never dead; its result is
+  // written whole (WriteWhole) before the kernel, which reads it.
+  bool draws{};
   std::vector<Arg> args;
 
   [[nodiscard]] bool liftable() const { return op >= 0; }
@@ -106,6 +111,7 @@ struct Window {
 
 // The tasks of a window from the compact encoding made by the Python side, per task
 //   [op, flags, nargs, (store, privilege, redop) * nargs], flags: 1 aligned, 2 fused alone,
+// 4 draws random numbers,
 // stores numbered by first appearance among `num_stores`. A loop's windows share it: decoded
 // once per stream of tasks, not once per window. Throws std::invalid_argument on a malformed
 // encoding.

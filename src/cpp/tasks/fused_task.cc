@@ -14,6 +14,7 @@
 #include "runtime/launch_parameter.h"
 #include "tasks/layout.h"
 #include "tasks/products.h"
+#include "tasks/random_draws.h"
 
 static_assert(LEGATE_MAX_DIM <= LEGATE_FUSE_MAX_DIM, "kernel ABI supports fewer dimensions");
 
@@ -195,9 +196,17 @@ std::vector<char> kernel_scalars(const legate::TaskContext& context, const Block
 void FusedTask::cpu_variant(legate::TaskContext context)
 {
   const Layout layout = task_layout(context);
+  // Draws first: a product's factors are never a draw of its group (the analysis' rule 7).
+  for (const auto& draw : layout.draws) {
+    draw_random(draw, context.output(draw.out).data());
+  }
   for (const auto& product : layout.products) {
     compute_product(context.input(product.first).data(), context.input(product.second).data(),
                     context.output(product.out).data());
+  }
+  const std::string id = kernel_id(context);
+  if (id.empty()) {
+    return;  // a task that only draws random numbers
   }
   const Block block = local_block(context, layout);
   if (block.volume == 0) {
@@ -205,7 +214,7 @@ void FusedTask::cpu_variant(legate::TaskContext context)
   }
   const std::vector<char> scalars = kernel_scalars(context, block);
   KernelCall call;
-  call.kernel     = KernelRegistry::instance().cpu(kernel_id(context));
+  call.kernel     = KernelRegistry::instance().cpu(id);
   call.ndim       = block.ndim;
   call.extents    = block.extents.data();
   call.arrays     = block.arrays.data();
@@ -222,8 +231,8 @@ void FusedTask::cpu_variant(legate::TaskContext context)
 
 void FusedTaskWithGpu::gpu_variant(legate::TaskContext context)
 {
-  // (Groups with products are never fused where Legate has GPUs: the products are cuPyNumeric's
-  // CPU task's BLAS calls.)
+  // (Groups with products or random draws are never fused where Legate has GPUs: they are
+  // cuPyNumeric's CPU task's library calls.)
   const auto [ptx_path, symbol] = KernelRegistry::instance().ptx(kernel_id(context));
   const Block block             = local_block(context, task_layout(context));
   if (block.volume == 0) {

@@ -4,6 +4,9 @@
 #include <utility>
 
 namespace legate_fuse {
+namespace {
+constexpr std::size_t kDrawWords = 15;  // per draw: see layout.h
+}  // namespace
 
 Layout parse_layout(const void* bytes, std::size_t size)
 {
@@ -21,6 +24,29 @@ Layout parse_layout(const void* bytes, std::size_t size)
     layout.products.push_back(Product{static_cast<std::uint32_t>(words.at(at)),
                                       static_cast<std::uint32_t>(words.at(at + 1)),
                                       static_cast<std::uint32_t>(words.at(at + 2))});
+  }
+  if (at == words.size()) {
+    return layout;
+  }
+  const auto wide = [&](std::size_t first) {
+    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(words.at(first))) |
+           (static_cast<std::uint64_t>(static_cast<std::uint32_t>(words.at(first + 1))) << 32);
+  };
+  const auto draws = static_cast<std::size_t>(words.at(at++));
+  for (std::size_t i = 0; i < draws; ++i, at += kDrawWords) {
+    Draw draw;
+    draw.out            = static_cast<std::uint32_t>(words.at(at));
+    draw.kind           = static_cast<DrawKind>(words.at(at + 1));
+    draw.generator      = static_cast<std::uint32_t>(words.at(at + 2));
+    draw.generator_type = static_cast<std::uint32_t>(words.at(at + 3));
+    draw.flags          = static_cast<std::uint32_t>(words.at(at + 4));
+    draw.seed           = wide(at + 5);
+    for (std::size_t k = 0; k < 2; ++k) {
+      const std::uint64_t bits = wide(at + 7 + 2 * k);
+      std::memcpy(&draw.reals[k], &bits, sizeof(bits));
+      draw.integers[k] = static_cast<std::int64_t>(wide(at + 11 + 2 * k));
+    }
+    layout.draws.push_back(draw);
   }
   return layout;
 }

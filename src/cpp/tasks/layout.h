@@ -4,12 +4,19 @@
 #include <cstdint>
 #include <vector>
 
+#include "tasks/random_draws.h"
+
 namespace legate_fuse {
 
 // The FUSED task's layout (its scalar 2, when present): where each of the kernel's arrays comes
-// from, and the products computed before the kernel runs (tasks/products.h).
-// Written by the launch (legate_fuse/backend/launch.py) as int32 words:
-//   [K, (source, index) * K, P, (first factor input, second factor input, result output) * P].
+// from, the random numbers drawn (tasks/random_draws.h) and the products computed before the
+// kernel runs (tasks/products.h), in that order. Written by the launch
+// (legate_fuse/backend/launch.py) as int32 words:
+//   [K, (source, index) * K, P, (first factor input, second factor input, result output) * P,
+//    D, (result output, kind, generator, generator type, flags, seed, first real, second real,
+//        first integer, second integer) * D],
+// each 64-bit value (the seed, the reals as IEEE doubles, the integers) as two words, low first;
+// the draws' part may be absent (none).
 // Without it, the kernel's arrays are the task's inputs, outputs and reductions, in order.
 enum class Source : std::int32_t { Input = 0, Output = 1, Reduction = 2, Product = 3 };
 
@@ -27,6 +34,7 @@ struct Product {
 struct Layout {
   std::vector<Slot> slots;
   std::vector<Product> products;
+  std::vector<Draw> draws;  // in program order
 };
 
 // The layout in `bytes` (`size` of them); throws std::out_of_range on a truncated one.

@@ -6,6 +6,7 @@
 
 #include "tasks/fused_task.h"
 #include "tasks/mapper.h"
+#include "tasks/random_draws.h"
 #include "tasks/task_ids.h"
 
 namespace legate_fuse {
@@ -24,6 +25,7 @@ void register_library()
   } else {
     FusedTask::register_variants(library);
   }
+  RandomProbeTask::register_variants(library);
 }
 
 }  // namespace legate_fuse

@@ -1,0 +1,204 @@
+"""Random draws (`random.rand`, `uniform`, `normal`, `integers`, a Generator's) made inside
+fused tasks from cuPyNumeric's own generators (lift/random_draws.py): bit for bit against fusion
+off, with the work on the numbers fused around them, draws nothing reads never dropped, and
+draws of one generator kept in program order whoever runs them."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+import cupynumeric as np
+import numpy
+import pytest
+
+import legate_fuse
+from legate_fuse.backend import fuser
+from legate_fuse.draw_order import DrawOrder
+from legate_fuse.plan.summary import PlanSummary
+from legate_fuse.unfused import KERNEL_FAILED
+
+from . import compare
+from .test_activation import run
+from .test_multi_cpu import TWO_CPUS
+
+
+def fused_draws(plans: list[PlanSummary]) -> int:
+    return sum(plan.ops[t] == "BITGENERATOR" for plan in plans
+               for kind, tasks, _, _ in plan.groups if kind == "fused" for t in tasks)
+
+
+def run_both(program: Callable[[], list[Any]]) -> None:
+    compare.run_both(program)
+    reasons = legate_fuse.stats()["unfused"].get("cupynumeric.BITGENERATOR", {}).get("why", {})
+    assert KERNEL_FAILED not in reasons, reasons
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("shape", [(1000,), (7,), (33, 65), (4, 5, 6)])
+def test_draws_fuse_with_the_work_on_them(always_fuse: Any, plans: list[PlanSummary],
+                                          dtype: str, shape: tuple[int, ...]) -> None:
+    def program() -> list[Any]:
+        g = np.random.default_rng(11)
+        u = g.random(shape, dtype=dtype)
+        n = g.normal(0.5, 2.0, size=shape).astype(dtype)
+        w = g.uniform(-3.0, 1.5, size=shape).astype(dtype)
+        return [u, 2.0 * u - 1.0, n * n + 1.0, np.exp(w) - u, w]
+
+    run_both(program)
+    assert fused_draws(plans) >= 3
+
+
+@pytest.mark.parametrize("dtype", ["int16", "int32", "int64"])
+def test_integers_of_every_width(always_fuse: Any, plans: list[PlanSummary], dtype: str) -> None:
+    def program() -> list[Any]:
+        g = np.random.default_rng(12)
+        a = g.integers(-50, 1000, size=(300, 7), dtype=dtype)
+        b = g.integers(5, size=999, dtype=dtype, endpoint=True)
+        return [a * 2 + 1, b - 3, a]
+
+    run_both(program)
+    assert fused_draws(plans) == 2
+
+
+def test_lognormal_and_raw_bits(always_fuse: Any, plans: list[PlanSummary]) -> None:
+    def program() -> list[Any]:
+        bits = np.random.XORWOW(seed=13)
+        raw = bits.random_raw(2000)
+        g = np.random.Generator(bits)
+        return [raw ^ 7, g.lognormal(0.1, 0.7, size=500) * 3.0,
+                bits.lognormal(0.0, 1.0, (9, 9), dtype=np.float32) + 1.0]
+
+    run_both(program)
+    assert fused_draws(plans) == 3
+
+
+def test_the_global_generator_as_numpy_programs_use_it(always_fuse: Any,
+                                                       plans: list[PlanSummary]) -> None:
+    # (cuPyNumeric's `random.seed` does nothing where it draws with cuRAND: its global generator
+    # is seeded from the clock. Each run gets one of the same seed instead.)
+    from cupynumeric.random import _generator
+
+    def program() -> list[Any]:
+        _generator._static_generator = np.random.default_rng(14)
+        x = np.random.rand(100, 50) * 10.0
+        y = np.random.randn(5000) + np.random.random(5000)
+        z = np.random.uniform(1.0, 2.0, 64) ** 2
+        return [x, y, z, np.random.randint(0, 9, size=40) * 3]
+
+    run_both(program)
+    assert fused_draws(plans) >= 4
+
+
+@pytest.mark.parametrize("kind", ["PHILOX4_32_10", "MRG32k3a"])
+def test_other_generator_types(always_fuse: Any, plans: list[PlanSummary], kind: str) -> None:
+    def program() -> list[Any]:
+        g = np.random.Generator(getattr(np.random, kind)(seed=15))
+        return [g.random(777) - 0.5, g.normal(size=(20, 20)) * 4.0]
+
+    run_both(program)
+    assert fused_draws(plans) == 2
+
+
+def test_a_draw_nothing_reads_still_moves_its_generator_on(always_fuse: Any,
+                                                          plans: list[PlanSummary]) -> None:
+    """A draw whose result is never read is not dead: the draws after it get the numbers
+    after its own."""
+    def program() -> list[Any]:
+        g = np.random.default_rng(16)
+        g.random(1000)  # dropped at once
+        unused = g.normal(size=300) * 2.0
+        del unused
+        return [g.random(1000) + 1.0]
+
+    run_both(program)
+    assert fused_draws(plans) == 3
+
+
+def test_draws_stay_in_order_behind_a_slow_input(always_fuse: Any, plans: list[PlanSummary],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first draw joins work on an array a slow task (a sort) makes, so its fused task
+    waits; the draws after it (fused with nothing to wait for, and one cuPyNumeric runs as
+    built: an exponential, not lifted) must still get the numbers after its own. Which task
+    Legate runs first when the sort ends varies from run to run: several rounds.
+
+    Checked against one draw of all the numbers from a generator of the same seed, not against
+    fusion off: cuPyNumeric's own draw tasks may run out of order where one of them is given a
+    field a slow task still uses (Legate's free fields), and that run here after others did."""
+    # What keeps the order (draw_order.py), seen deterministically: every fused task that draws
+    # reads and writes the token, and a fence comes before each draw run as built.
+    tokens: list[Any] = []
+    fences: list[bool] = []
+    build, settle = fuser.build_fused_task, DrawOrder.settle
+
+    def building(*args: Any, **kwargs: Any) -> Any:
+        if args[6]:  # its draws
+            tokens.append(args[7])
+        return build(*args, **kwargs)
+
+    def settling(self: DrawOrder) -> None:
+        fences.append(self.pending)
+        settle(self)
+
+    monkeypatch.setattr(fuser, "build_fused_task", building)
+    monkeypatch.setattr(DrawOrder, "settle", settling)
+    unsorted = np.random.default_rng(1).random(2_000_000)
+    for _ in range(5):
+        g = np.random.default_rng(17)
+        slow = np.sort(unsorted)[:1000]
+        first = g.random(1000) + slow
+        second = g.random(500) * 2.0  # another shape: a fused task of its own, waiting for nothing
+        g.exponential(2.0, size=1000)  # the same numbers of the stream as random(1000)
+        fourth = g.random(1000) * 3.0
+        legate_fuse.flush()
+        expected = numpy.asarray(np.random.default_rng(17).random(3500))
+        assert numpy.array_equal(numpy.asarray(first), expected[:1000] + numpy.asarray(slow))
+        assert numpy.array_equal(numpy.asarray(second), expected[1000:1500] * 2.0)
+        assert numpy.array_equal(numpy.asarray(fourth), expected[2500:] * 3.0)
+    assert fused_draws(plans) == 3 * 5
+    assert len(tokens) == 3 * 5 and all(token is not None for token in tokens)
+    assert fences.count(True) >= 5  # before each exponential
+
+
+def test_a_loop_of_draws_with_a_plan_per_shape(always_fuse: Any,
+                                               plans: list[PlanSummary]) -> None:
+    """A loop drawing each step: the windows share their plan, each launch reads its draws'
+    seeds and parameters from its own tasks."""
+    def program() -> list[Any]:
+        x = np.zeros(4096)
+        g = np.random.default_rng(18)
+        for step in range(40):
+            x = 0.9 * x + g.normal(0.0, 1.0 + step, size=4096)
+        return [x]
+
+    run_both(program)
+    assert fused_draws(plans) == 40
+
+
+# A program drawing twice and fusing the work on the numbers; prints how many draws ran as
+# cuPyNumeric built them, and how many fused launches there were.
+_DRAWING = """
+import cupynumeric as np, legate_fuse
+g = np.random.default_rng(3)
+x = float((g.random(100000) * 2.0 + 1.0).sum()) + float((g.normal(size=500) - 1.0).sum())
+legate_fuse.flush()
+stats = legate_fuse.stats()
+print("unfused draws:", stats["unfused"].get("cupynumeric.BITGENERATOR", {}).get("tasks", 0))
+print("fused launches:", stats["fused_launches"])
+"""
+
+
+@pytest.mark.parametrize("setting,unfused", [("1", 0), ("0", 2)])
+def test_the_setting_at_each_value(setting: str, unfused: int) -> None:
+    result = run([sys.executable, "-c", _DRAWING], LEGATE_FUSE="1", LEGATE_FUSE_RANDOM=setting)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert f"unfused draws: {unfused}" in result.stdout, result.stdout
+    assert "fused launches: 0" not in result.stdout
+
+
+def test_draws_left_to_cupynumeric_on_two_cpus() -> None:
+    """Each point task would draw a block cuPyNumeric's partition may not give it."""
+    result = run([sys.executable, "-c", _DRAWING], LEGATE_FUSE="1", LEGATE_CONFIG=TWO_CPUS)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "unfused draws: 2" in result.stdout, result.stdout

@@ -109,6 +109,8 @@ COMPLEX_ARITHMETIC = "tests/integration/test_complex_arithmetic.py"
 AXIS_REDUCTIONS = "tests/integration/test_axis_reductions.py"
 DISJOINT_VIEWS = "tests/integration/test_disjoint_views.py"
 PRODUCTS = "tests/integration/test_products.py"
+DRAWS = "tests/integration/test_random_draws.py"
+DRAWS_ANALYSIS = "tests/unit/test_analysis_draws.py"
 RECYCLING = "tests/integration/test_store_recycling.py"
 # Legate traces after other tests' windows, in one process, in this order: the stores kept and
 # handed back around a trace depend on the windows before it (Legion aborted the program).
@@ -118,6 +120,56 @@ TRACES_AFTER_OTHER_WINDOWS = ("tests/integration/test_shared_storage.py",
 AXIS_REDUCTIONS = "tests/integration/test_axis_reductions.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
+    Mutation(
+        "draws-never-dead", "src/cpp/analysis/temporaries.cc",
+        "    bool produces_needed = task.draws;  // a draw advances its generator: never dead\n",
+        "    bool produces_needed = false;\n",
+        (f"{DRAWS_ANALYSIS}::test_a_draw_nothing_reads_is_not_dead",
+         f"{DRAWS}::test_a_draw_nothing_reads_still_moves_its_generator_on"),
+        "a random draw whose result nothing reads still moves its generator on: never dead"),
+    Mutation(
+        "draws-read-as-written", "src/cpp/ir/window.cc",
+        "      if (task.draws && arg.privilege == Privilege::WriteWhole && store.unpromoted < 0) {\n",
+        "      if (false) {\n",
+        (f"{DRAWS_ANALYSIS}::test_a_draw_and_the_work_on_its_numbers_are_one_group",),
+        "a draw's result is read by the kernel as it is written (no promotion)"),
+    Mutation(
+        "draws-listed-apart-from-products", "src/cpp/analysis/temporaries.cc",
+        "        if (window.tasks[static_cast<std::size_t>(task)].draws) {\n",
+        "        if (false) {\n",
+        (f"{DRAWS_ANALYSIS}::test_a_draw_and_the_work_on_its_numbers_are_one_group",),
+        "the fused task makes a group's draws, not products with no factors"),
+    Mutation(
+        "draws-ordered-by-token", "legate_fuse/backend/fuser.py",
+        "                        self.draws.token() if draws else None)\n",
+        "                        None)\n",
+        (f"{DRAWS}::test_draws_stay_in_order_behind_a_slow_input",),
+        "every fused task that draws reads and writes the token (draws in program order)"),
+    Mutation(
+        "draws-fence-before-theirs", "legate_fuse/backend/fuser.py",
+        "                if is_draw(record):  # after the fused draws submitted before it\n"
+        "                    self.draws.settle()\n",
+        "",
+        (f"{DRAWS}::test_draws_stay_in_order_behind_a_slow_input",),
+        "a draw run as built follows the fused draws submitted before it (a fence)"),
+    Mutation(
+        "draws-one-point-only", "legate_fuse/lift/random_draws.py",
+        "            and runs_one_point() and _generators_usable(current.runtime_proxy.unwrapped))\n",
+        "            and _generators_usable(current.runtime_proxy.unwrapped))\n",
+        (f"{DRAWS}::test_draws_left_to_cupynumeric_on_two_cpus",),
+        "draws are fused only where Legate runs one CPU task at a time"),
+    Mutation(
+        "lift-cache-keeps-draws", "legate_fuse/lift/__init__.py",
+        "            lifted.fused_alone, lifted.draws)\n",
+        "            lifted.fused_alone, False)\n",
+        (f"{DRAWS}::test_a_loop_of_draws_with_a_plan_per_shape",),
+        "a draw lifted from the lifting cache is still known to draw"),
+    Mutation(
+        "draws-setting", "legate_fuse/lift/random_draws.py",
+        "    return (current is not None and current.config.random and not machine_has_gpus()\n",
+        "    return (current is not None and not machine_has_gpus()\n",
+        (f"{DRAWS}::test_the_setting_at_each_value",),
+        "LEGATE_FUSE_RANDOM=0 leaves every draw to cuPyNumeric"),
     Mutation(
         "replay-store-numbers", "legate_fuse/plan/replay.py",
         "    key = (tuple(kinds), tuple(numbers)) if lazy else None\n",
@@ -256,8 +308,10 @@ MUTATIONS: tuple[Mutation, ...] = (
         '            session.flush("blocking_task")\n'
         "        elif session.window.tasks:\n"
         '            session.flush("opaque_task")\n'
+        "        session.draws.settle()\n"
         "        if not session.clock.enabled:  # the common case, without a context manager\n"
         "            self._task.execute()",
+        "        session.draws.settle()\n"
         "        if not session.clock.enabled:  # the common case, without a context manager\n"
         "            self._task.execute()",
         ("tests/integration/test_lazy_tasks.py::"
@@ -1116,7 +1170,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{RECYCLING}::test_stores_the_program_lets_go_are_freed_at_the_next_flush",),
         "the references to new stores are dropped at every flush, also of an empty window"),
     Mutation(
-        "background-only-in-one-process", "legate_fuse/backend/fuser.py",
+        "background-only-in-one-process", "legate_fuse/backend/fuser_setup.py",
         '    if config.compile_mode == "background" and process_count() == 1:\n',
         '    if config.compile_mode == "background":\n',
         (f"{BACKGROUND}::"
@@ -1303,16 +1357,15 @@ MUTATIONS: tuple[Mutation, ...] = (
         "where the block drops the reduced axis (one element), every argmin index is its corner"),
     Mutation(
         "argmin-runs-fused-alone", "legate_fuse/plan/planner.py",
-        "                flags = int(task.aligned) | 2 * int(task.fused_alone)"
-        "  # ir::decode_tasks\n",
-        "                flags = int(task.aligned)\n",
+        "                flags = int(task.aligned) | 2 * int(task.fused_alone) | 4 * int(task.draws)\n",
+        "                flags = int(task.aligned) | 4 * int(task.draws)\n",
         ("tests/integration/test_axis_reductions.py::"
          "test_an_argmin_with_nothing_to_fuse_runs_as_a_fused_kernel",),
         "an argmin or argmax with nothing to fuse runs as the plugin's (faster) kernel"),
     Mutation(
         "lift-cache-keeps-fused-alone", "legate_fuse/lift/__init__.py",
-        "            lifted.fused_alone)\n",
-        "            False)\n",
+        "            lifted.fused_alone, lifted.draws)\n",
+        "            False, lifted.draws)\n",
         ("tests/integration/test_axis_reductions.py::"
          "test_an_argmin_with_nothing_to_fuse_runs_as_a_fused_kernel",),
         "a task lifted from the lifting cache still runs fused alone where its lifting said so"),

@@ -51,11 +51,11 @@ class WindowBuilder:
         return self.descriptions.index(desc)
 
     def task(self, *args: tuple[str, str] | tuple[str, str, int], op: int | str = 1,
-             aligned: bool = True) -> int:
+             aligned: bool = True, fused_alone: bool = False, draws: bool = False) -> int:
         """A task: its arguments (description, privilege[, redop]) in order; `op` is an
-        operation name, or an id (-1: opaque)."""
+        operation name, or an id (-1: opaque); `draws`: it draws random numbers."""
         op_id = self.analyzer.op_id(op) if isinstance(op, str) else op
-        self.codes += [op_id, int(aligned), len(args)]
+        self.codes += [op_id, int(aligned) | 2 * int(fused_alone) | 4 * int(draws), len(args)]
         for arg in args:
             desc, privilege = arg[0], arg[1]
             redop = arg[2] if len(arg) > 2 else -1  # type: ignore[misc]

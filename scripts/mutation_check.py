@@ -129,7 +129,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a random draw whose result nothing reads still moves its generator on: never dead"),
     Mutation(
         "draws-read-as-written", "src/cpp/ir/window.cc",
-        "      if (task.draws && arg.privilege == Privilege::WriteWhole && store.unpromoted < 0) {\n",
+        "      if (task.draws && arg.privilege == Privilege::WriteWhole"
+        " && store.unpromoted < 0) {\n",
         "      if (false) {\n",
         (f"{DRAWS_ANALYSIS}::test_a_draw_and_the_work_on_its_numbers_are_one_group",),
         "a draw's result is read by the kernel as it is written (no promotion)"),
@@ -152,12 +153,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         "",
         (f"{DRAWS}::test_draws_stay_in_order_behind_a_slow_input",),
         "a draw run as built follows the fused draws submitted before it (a fence)"),
-    Mutation(
-        "draws-one-point-only", "legate_fuse/lift/random_draws.py",
-        "            and runs_one_point() and _generators_usable(current.runtime_proxy.unwrapped))\n",
-        "            and _generators_usable(current.runtime_proxy.unwrapped))\n",
-        (f"{DRAWS}::test_draws_left_to_cupynumeric_on_two_cpus",),
-        "draws are fused only where Legate runs one CPU task at a time"),
     Mutation(
         "lift-cache-keeps-draws", "legate_fuse/lift/__init__.py",
         "            lifted.fused_alone, lifted.draws)\n",
@@ -1357,7 +1352,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "where the block drops the reduced axis (one element), every argmin index is its corner"),
     Mutation(
         "argmin-runs-fused-alone", "legate_fuse/plan/planner.py",
-        "                flags = int(task.aligned) | 2 * int(task.fused_alone) | 4 * int(task.draws)\n",
+        "                flags = int(task.aligned) | 2 * int(task.fused_alone)"
+        " | 4 * int(task.draws)\n",
         "                flags = int(task.aligned) | 4 * int(task.draws)\n",
         ("tests/integration/test_axis_reductions.py::"
          "test_an_argmin_with_nothing_to_fuse_runs_as_a_fused_kernel",),

@@ -166,11 +166,12 @@ def test_a_loop_of_draws_with_a_plan_per_shape(always_fuse: Any,
     """A loop drawing each step: the windows share their plan, each launch reads its draws'
     seeds and parameters from its own tasks."""
     def program() -> list[Any]:
-        x = np.zeros(4096)
+        x, y = np.zeros(4096), np.zeros(100)
         g = np.random.default_rng(18)
-        for step in range(40):
-            x = 0.9 * x + g.normal(0.0, 1.0 + step, size=4096)
-        return [x]
+        for step in range(20):
+            x = 0.9 * x + g.normal(0.0, 1.0 + step, size=4096)  # parameters of its own
+            y = 0.5 * y + g.random(100)  # the same draw each step: lifted once, then looked up
+        return [x, y]
 
     run_both(program)
     assert fused_draws(plans) == 40

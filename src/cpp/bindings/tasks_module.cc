@@ -14,9 +14,9 @@
 
 PYBIND11_MODULE(_tasks, m)
 {
-  m.doc()                 = "The Legate library 'legate_fuse' and its FUSED task";
-  m.attr("LIBRARY_NAME")  = legate_fuse::LIBRARY_NAME;
-  m.attr("FUSED_TASK_ID") = static_cast<int>(legate_fuse::TaskId::FUSED);
+  m.doc()                        = "The Legate library 'legate_fuse' and its FUSED task";
+  m.attr("LIBRARY_NAME")         = legate_fuse::LIBRARY_NAME;
+  m.attr("FUSED_TASK_ID")        = static_cast<int>(legate_fuse::TaskId::FUSED);
   m.attr("RANDOM_PROBE_TASK_ID") = static_cast<int>(legate_fuse::TaskId::RANDOM_PROBE);
   m.def("register_library", &legate_fuse::register_library,
         "Create the Legate library and register its tasks (idempotent; needs a started runtime)");

@@ -43,10 +43,10 @@ struct GeneratorMapView {
 using GetGeneratorMap = GeneratorMapView& (*)();
 using CreateGenerator = void (*)(GeneratorMapView* self, std::uint32_t id, std::uint32_t type,
                                  std::uint64_t seed, std::uint32_t flags);
-using CreateHost      = int (*)(RandutilGenerator* generator, std::int32_t rng_type,
-                           std::uint64_t seed, std::uint64_t processor, std::uint32_t flags);
-using Destroy         = int (*)(RandutilGenerator generator);
-using GenerateRaw     = int (*)(RandutilGenerator generator, std::uint32_t* out, std::size_t n);
+using CreateHost  = int (*)(RandutilGenerator* generator, std::int32_t rng_type, std::uint64_t seed,
+                            std::uint64_t processor, std::uint32_t flags);
+using Destroy     = int (*)(RandutilGenerator generator);
+using GenerateRaw = int (*)(RandutilGenerator generator, std::uint32_t* out, std::size_t n);
 template <typename T>
 using Generate = int (*)(RandutilGenerator generator, T* out, std::size_t n, T first, T second);
 
@@ -69,10 +69,10 @@ struct Randutil {
   [[nodiscard]] bool complete() const
   {
     return generator_map != nullptr && create != nullptr && create_host != nullptr &&
-           destroy != nullptr && raw != nullptr && integers16 != nullptr &&
-           integers32 != nullptr && integers64 != nullptr && uniform32 != nullptr &&
-           uniform64 != nullptr && normal32 != nullptr && normal64 != nullptr &&
-           lognormal32 != nullptr && lognormal64 != nullptr;
+           destroy != nullptr && raw != nullptr && integers16 != nullptr && integers32 != nullptr &&
+           integers64 != nullptr && uniform32 != nullptr && uniform64 != nullptr &&
+           normal32 != nullptr && normal64 != nullptr && lognormal32 != nullptr &&
+           lognormal64 != nullptr;
   }
 };
 
@@ -204,12 +204,11 @@ void fill_block(const legate::PhysicalStore& out, const Fill& fill)
 }
 
 template <typename T>
-void draw_two(const legate::PhysicalStore& out, RandutilGenerator generator,
-              Generate<T> generate, T first, T second)
+void draw_two(const legate::PhysicalStore& out, RandutilGenerator generator, Generate<T> generate,
+              T first, T second)
 {
-  fill_block<T>(out, [&](T* data, std::size_t n) {
-    check(generate(generator, data, n, first, second));
-  });
+  fill_block<T>(
+      out, [&](T* data, std::size_t n) { check(generate(generator, data, n, first, second)); });
 }
 
 std::atomic<std::uint32_t> next_probe_id{0xFFFFFFFFU};
@@ -294,8 +293,8 @@ bool probe_random_generators()
   }
   std::uint32_t expected[kCount];
   std::uint32_t found[kCount];
-  const bool drawn = functions.raw(ours, expected, kCount) == 0 &&
-                     functions.raw(theirs, found, kCount) == 0;
+  const bool drawn =
+      functions.raw(ours, expected, kCount) == 0 && functions.raw(theirs, found, kCount) == 0;
   functions.destroy(ours);
   if (!drawn) {
     return false;

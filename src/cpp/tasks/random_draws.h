@@ -23,14 +23,14 @@ namespace legate_fuse {
 // What a draw fills its result with: cuPyNumeric's distributions of those lifted, each one
 // call of randutil.
 enum class DrawKind : std::int32_t {
-  Raw        = 0,  // uint32: the generator's raw output (random_raw)
-  Integers16 = 1,  // [low, high) of int16, int32, int64
-  Integers32 = 2,
-  Integers64 = 3,
-  Uniform32  = 4,  // [low, high) of float32, float64
-  Uniform64  = 5,
-  Normal32   = 6,  // mean, standard deviation
-  Normal64   = 7,
+  Raw         = 0,  // uint32: the generator's raw output (random_raw)
+  Integers16  = 1,  // [low, high) of int16, int32, int64
+  Integers32  = 2,
+  Integers64  = 3,
+  Uniform32   = 4,  // [low, high) of float32, float64
+  Uniform64   = 5,
+  Normal32    = 6,  // mean, standard deviation
+  Normal64    = 7,
   LogNormal32 = 8,
   LogNormal64 = 9,
 };
@@ -64,7 +64,8 @@ void draw_random(const Draw& draw, const legate::PhysicalStore& out);
 // A task of one int32 output of one element: 1 when probe_random_generators() holds, else 0.
 class RandomProbeTask : public legate::LegateTask<RandomProbeTask> {
  public:
-  static inline const auto TASK_CONFIG = legate::TaskConfig{legate::LocalTaskID{TaskId::RANDOM_PROBE}};
+  static inline const auto TASK_CONFIG =
+      legate::TaskConfig{legate::LocalTaskID{TaskId::RANDOM_PROBE}};
 
   static void cpu_variant(legate::TaskContext context);
 };

@@ -31,8 +31,8 @@ DID_NOT_PAY = "fusion measured not to pay"
 KERNEL_FAILED = "its fused kernel could not be built or launched"
 KERNEL_COMPILING = "its fused kernel was compiling (LEGATE_FUSE_COMPILE=background)"
 PLUGIN_FAILED = "the plugin failed on its window (warned)"
-PRODUCT_POINTS = ("its group computes a matrix product, fused only where Legate runs one CPU "
-                  "task at a time")
+ONE_POINT_ONLY = ("its group computes a matrix product or draws random numbers, fused only "
+                  "where Legate runs one CPU task at a time")
 # A lifted task alone in its group because the window ended; the flush that ended it is added.
 WINDOW_ENDED = "window ended"
 # Modes in which nothing is held (mode/machine.py), by the mode's value.

@@ -115,7 +115,7 @@ class Fuser:
                 if kernel is None and len(step.draws) < len(step.tasks):
                     raise UnsupportedGroup(step.kernel_error or "the group has no kernel")
                 if (step.products or step.draws) and not runs_one_point():
-                    return unfused.PRODUCT_POINTS
+                    return unfused.ONE_POINT_ONLY
                 if kernel is not None and kernel.kernel_id not in self._kernels:
                     with self.clock.stage("kernel"):
                         if not self._register(kernel, bytes_not_allocated >= WAIT_BYTES):

@@ -34,13 +34,13 @@ from tests.integration import plan_programs
 launches = []
 build = fuser.build_fused_task
 
-def recording(runtime, kernel_id, args, scalars, provenance, products=()):
+def recording(runtime, kernel_id, args, scalars, provenance, products=(), *more):
     # Everything the fused task receives, stores by role, type and shape (their storage ids are
     # the runtime's own numbering, the same on every rank).
     launches.append({{"kernel": kernel_id, "scalars": scalars.hex(), "name": provenance,
                      "args": [[role, redop, str(store.type), list(store.shape)]
                               for store, role, redop in args], "products": list(products)}})
-    return build(runtime, kernel_id, args, scalars, provenance, products)
+    return build(runtime, kernel_id, args, scalars, provenance, products, *more)
 
 fuser.build_fused_task = recording
 plan_programs.every_program(np)

@@ -154,6 +154,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{DRAWS}::test_draws_stay_in_order_behind_a_slow_input",),
         "a draw run as built follows the fused draws submitted before it (a fence)"),
     Mutation(
+        "draws-take-memory-let-go", "src/cpp/analysis/storage_sharing.cc",
+        "                                                 same.privilege =="
+        " ir::Privilege::WriteWhole) &&\n",
+        "                                                 false) &&\n",
+        (f"{DRAWS_ANALYSIS}::test_a_draw_s_result_takes_the_memory_of_one_let_go",),
+        "a draw's result, written whole before anything reads it, takes memory let go"),
+    Mutation(
         "lift-cache-keeps-draws", "legate_fuse/lift/__init__.py",
         "            lifted.fused_alone, lifted.draws)\n",
         "            lifted.fused_alone, False)\n",

@@ -77,3 +77,17 @@ def test_a_result_written_whole_by_anything_else_is_a_product_s() -> None:
     w.task((P, "W"), (R, "R"), op="UNARY_OP.EXP")
     w.keep_alive(P)
     assert groups(w.plan()) == [("opaque", [0]), ("single", [1])]
+
+
+def test_a_draw_s_result_takes_the_memory_of_one_let_go() -> None:
+    """A draw writes all of its result before anything reads it: like any array first written
+    whole, it runs in the memory of one of its shape the window is done with (a loop's draws
+    each iteration, in one window, need not each get new memory)."""
+    from .test_shared_storage import shared
+
+    w = WindowBuilder()
+    for result, flags in ((region(10), region(12)), (region(11), region(13))):
+        draw(w, result)
+        w.task((flags, "W"), (result, "R"), op="UNARY_OP.EXP")
+        w.task((flags, "R"), op=-1)  # read by a task the plan does not launch
+    assert shared(w) == [(region(11), region(10))]

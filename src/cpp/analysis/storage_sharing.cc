@@ -78,7 +78,11 @@ std::vector<RootUse> root_uses(const ir::Window& window, const Plan& plan)
           for (const auto& same : args) {
             const auto& same_ref = window.stores[static_cast<std::size_t>(same.store)];
             if (same_ref.root == ref.root) {
-              const bool writes_whole = same.privilege == ir::Privilege::Write && same_ref.whole;
+              // (A random draw writes its result whole too: WriteWhole of a whole store. A
+              // product's result, also WriteWhole, is a promoted store, never whole.)
+              const bool writes_whole         = (same.privilege == ir::Privilege::Write ||
+                                                 same.privilege == ir::Privilege::WriteWhole) &&
+                                                same_ref.whole;
               (writes_whole ? writes : other) = true;
             }
           }

@@ -555,8 +555,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "only arrays seen whole or through slices share memory (share_storage)"),
     Mutation(
         "shared-memory-first-write-whole", "src/cpp/analysis/storage_sharing.cc",
-        " && same_ref.whole;\n",
-        ";\n",
+        "                                                same_ref.whole;\n",
+        "                                                true;\n",
         (f"{SHARING}::test_an_array_seen_through_another_view_keeps_its_memory",),
         "an array shares memory only when its first access writes all of it (share_storage)"),
     Mutation(

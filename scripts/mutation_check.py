@@ -161,6 +161,25 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{DRAWS_ANALYSIS}::test_a_draw_s_result_takes_the_memory_of_one_let_go",),
         "a draw's result, written whole before anything reads it, takes memory let go"),
     Mutation(
+        "iteration-space-kept", "src/cpp/analysis/temporaries.cc",
+        "    if (const auto root = root_for_iteration_space(window, group); root >= 0) {\n",
+        "    if (const auto root = root_for_iteration_space(window, group); false) {\n",
+        ("tests/integration/test_iteration_space.py::test_a_sum_of_a_range_never_allocated",),
+        "a group whose arrays are all temporaries keeps one: the fused task's iteration space"),
+    Mutation(
+        "iteration-block-of-results-written-whole", "src/cpp/tasks/fused_task.cc",
+        "    if (stores[i].dim() == 0) {\n",
+        "    if (stores[i].dim() == 0 || i == 0) {\n",
+        ("tests/integration/test_iteration_space.py::test_a_sum_of_a_product_alone",),
+        "the iteration block is every partitioned store's (a product's result alone: slot 0)"),
+    Mutation(
+        "sums-of-narrower-integers", "legate_fuse/lift/cupynumeric.py",
+        "                    or (name in (\"SUM\", \"PROD\")"
+        " and ins[0] in WIDENED_INTO.get(out, ())))\n",
+        "                    )\n",
+        ("tests/integration/test_integer_sums.py",),
+        "sums and products of narrower integers into 64 bits are fused"),
+    Mutation(
         "lift-cache-keeps-draws", "legate_fuse/lift/__init__.py",
         "            lifted.fused_alone, lifted.draws)\n",
         "            lifted.fused_alone, False)\n",

@@ -252,8 +252,10 @@ def _renderable(op: str, out: str, ins: tuple[str, ...]) -> bool:
         name = op.split(".")[1]
         # any/all of complex values: cuPyNumeric 26.06's own result is not NumPy's (any([1j])
         # is False), and the kernels have no complex truth test: left to cuPyNumeric.
-        value_ok = ins[0] == out or (name in ("ALL", "ANY") and out == "bool"
-                                     and ins[0] not in COMPLEX_DTYPES)
+        # Sums and products of narrower integers (a mask's count) into 64 bits: exact.
+        value_ok = (ins[0] == out or (name in ("ALL", "ANY") and out == "bool"
+                                      and ins[0] not in COMPLEX_DTYPES)
+                    or (name in ("SUM", "PROD") and ins[0] in WIDENED_INTO.get(out, ())))
         mask_ok = len(ins) == 1 or ins[1] == "bool"
         return value_ok and mask_ok and _core.c_supports_reduction(name, out)
     return _core.c_supports(op, out, list(ins))

@@ -71,7 +71,8 @@ std::int32_t add_arg(std::vector<FusedArg>& args,
 
 // Groups are consecutive runs of tasks, so a root is accessed after a group exactly when its
 // last access comes later.
-void resolve_group(const ir::Window& window, Group& group)
+// Resolves `group`; `kept_root` (>= 0): a root written in the group kept as if live after it.
+void resolve_group(const ir::Window& window, Group& group, std::int32_t kept_root)
 {
   std::int32_t group_end = -1;
   for (const auto task : group.tasks) {
@@ -87,6 +88,9 @@ void resolve_group(const ir::Window& window, Group& group)
     }
   }
   RootSet live_after;
+  if (kept_root >= 0) {
+    live_after.insert(kept_root);
+  }
   for (const auto& [root, store] : written) {
     if (window.root_live[static_cast<std::size_t>(root)] ||
         window.root_last_task[static_cast<std::size_t>(root)] > group_end) {
@@ -188,13 +192,47 @@ void resolve_group(const ir::Window& window, Group& group)
   });
 }
 
+// A fused task iterates over the domain of its partitioned stores: a group that iterates over
+// an array (a task of it outside the prologue) needs one among its arguments. Where every array
+// it touches is a temporary (`sum(arange(n))`: the range is never allocated, the sum is a 0-d
+// value), the first array it writes stays allocated: its shape is the group's.
+std::int32_t root_for_iteration_space(const ir::Window& window, const Group& group)
+{
+  if (group.kind != Group::Kind::Fused) {
+    return -1;
+  }
+  for (const auto& arg : group.args) {
+    if (!store_of(window, ir::Arg{arg.store}).value) {
+      return -1;
+    }
+  }
+  for (const auto task : group.tasks) {
+    if (std::find(group.prologue.begin(), group.prologue.end(), task) != group.prologue.end()) {
+      continue;
+    }
+    for (const auto& arg : window.tasks[static_cast<std::size_t>(task)].args) {
+      const auto& store = store_of(window, arg);
+      if (ir::writes(arg.privilege) && !store.value) {
+        return store.root;
+      }
+    }
+  }
+  return -1;
+}
+
 }  // namespace
 
 void resolve_liveness(const ir::Window& window, Plan& plan)
 {
   for (auto& group : plan.groups) {
-    if (group.kind != Group::Kind::Opaque) {
-      resolve_group(window, group);
+    if (group.kind == Group::Kind::Opaque) {
+      continue;
+    }
+    const Group unresolved = group;
+    resolve_group(window, group, -1);
+    if (const auto root = root_for_iteration_space(window, group); root >= 0) {
+      group = unresolved;
+      resolve_group(window, group, root);
     }
   }
 }

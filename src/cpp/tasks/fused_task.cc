@@ -55,17 +55,18 @@ legate::PhysicalStore slot_store(legate::TaskContext& context, const Slot& slot)
   return context.output(slot.index).data();
 }
 
-// The block of this point task: the intersection of its partitioned stores' domains (a
-// product's result, computed over the whole of its own, excepted). All are aligned, but a
-// promoted (broadcast) store's domain spans the whole extent of each dimension it was promoted
-// along, whatever the launch's tile: only the intersection is this point's.
+// The block of this point task: the intersection of its partitioned stores' domains. All are
+// aligned, but a promoted (broadcast) store's domain spans the whole extent of each dimension
+// it was promoted along, whatever the launch's tile: only the intersection is this point's. (A
+// product's or a draw's result is written whole, by a task of one point: its domain is the
+// group's whole space, as is every other store's; it may be the only one.)
 Block iteration_block(const std::vector<legate::PhysicalStore>& stores,
-                      const std::vector<legate::Domain>& domains, const Layout& layout)
+                      const std::vector<legate::Domain>& domains)
 {
   Block block;
   bool partitioned = false;
   for (std::size_t i = 0; i < stores.size(); ++i) {
-    if (stores[i].dim() == 0 || layout.slots[i].source == Source::Product) {
+    if (stores[i].dim() == 0) {
       continue;
     }
     const legate::Domain& domain = domains[i];
@@ -158,7 +159,7 @@ Block local_block(legate::TaskContext& context, const Layout& layout)
   for (const auto& store : stores) {
     domains.push_back(store.dim() == 0 ? legate::Domain{} : store.domain());
   }
-  Block block = iteration_block(stores, domains, layout);
+  Block block = iteration_block(stores, domains);
   if (block.volume == 0) {
     return block;
   }

@@ -63,9 +63,12 @@ def _generators_usable(runtime: Any) -> bool:
 
 def lift_draw(record: TaskRecord, args: tuple[LiftedArg, ...]) -> LiftedTask | None:
     """The lifted draw, or None (opaque) for any draw not built as cuPyNumeric builds one of
-    DISTRIBUTIONS or RAND_RAW, of a 0-d result, or where draws are not fusible."""
+    DISTRIBUTIONS or RAND_RAW, of a 0-d result or a view, or where draws are not fusible."""
     (result,) = args
-    if (result.store.ndim == 0 or draw_kind(record, str(result.store.type)) is None
+    # (A result given by the program, `out=` a view, would be filled in the memory order of
+    # whatever instance Legate maps the view to: only new arrays are drawn into.)
+    if (result.store.ndim == 0 or result.store.transformed
+            or draw_kind(record, str(result.store.type)) is None
             or any(name != "add_output" and name != "add_scalar_arg" for name, _ in record.calls)
             or not draws_fusible()):
         return None

@@ -203,3 +203,18 @@ def test_draws_left_to_cupynumeric_on_two_cpus() -> None:
     result = run([sys.executable, "-c", _DRAWING], LEGATE_FUSE="1", LEGATE_CONFIG=TWO_CPUS)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "unfused draws: 2" in result.stdout, result.stdout
+
+
+def test_a_draw_into_a_view_stays_cupynumeric_s(always_fuse: Any,
+                                                plans: list[PlanSummary]) -> None:
+    """`out=` a view of an array: cuPyNumeric fills it in the memory order of the instance
+    Legate maps the view to; the fused task would map its own. Only new arrays are lifted."""
+    def program() -> list[Any]:
+        g = np.random.default_rng(19)
+        a = np.zeros((20, 30))
+        g.random(out=a[2:7, 3:9])
+        fresh = g.random(100) * 2.0
+        return [a * 1.0, fresh]
+
+    run_both(program)
+    assert fused_draws(plans) == 1

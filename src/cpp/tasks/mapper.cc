@@ -28,6 +28,13 @@ std::vector<legate::mapping::StoreMapping> FusedMapper::store_mappings(
         task.output(product.out).data(), target, /*exact=*/true,
         legate::mapping::DimOrdering::c_order()));
   }
+  for (const auto& draw : layout.draws) {
+    // Dense, row by row: a draw fills its block in memory order, as cuPyNumeric's task does in
+    // the instance Legate's default mapping gives it (row-major).
+    mappings.push_back(legate::mapping::StoreMapping::default_mapping(
+        task.output(draw.out).data(), target, /*exact=*/true,
+        legate::mapping::DimOrdering::c_order()));
+  }
   return mappings;
 }
 

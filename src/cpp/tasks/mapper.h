@@ -12,7 +12,8 @@ namespace legate_fuse {
 // product's factors and result as cuPyNumeric's mapper maps MATVECMUL's and MATMUL's stores:
 // exact instances, the result row by row. Under Legate's default policy a fused product of a
 // matrix of NumPy data attached read-only was slower than of a matrix Legate allocated
-// (docs/STATUS.md, *Measurements*).
+// (docs/STATUS.md, *Measurements*). A draw's result is mapped exact and row by row: a draw fills
+// its block in memory order (tasks/random_draws.h).
 class FusedMapper : public legate::mapping::Mapper {
  public:
   [[nodiscard]] std::vector<legate::mapping::StoreMapping> store_mappings(

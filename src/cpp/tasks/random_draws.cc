@@ -187,7 +187,8 @@ struct FillBlock {
     std::vector<T> buffer(volume);
     fill(buffer.data(), volume);
     std::size_t at = 0;
-    for (legate::PointInRectIterator<DIM> point{rect}; point.valid(); ++point, ++at) {
+    for (legate::PointInRectIterator<DIM> point{rect, /*fortran_order=*/false}; point.valid();
+         ++point, ++at) {
       std::size_t offset = 0;
       for (std::int32_t d = 0; d < DIM; ++d) {
         offset += static_cast<std::size_t>((*point)[d] - rect.lo[d]) * strides[d];

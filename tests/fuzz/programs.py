@@ -174,6 +174,8 @@ REDUCTIONS: dict[str, Callable[[Any, Any], Any]] = {
     "count_nonzero": lambda xp, a: xp.count_nonzero(a),
     "dot": lambda xp, a: xp.dot(a.ravel(), a.ravel()),
     "sum_where": lambda xp, a: xp.sum(a, where=a > 0),
+    # A reduction of a ramp nothing else uses: a group whose only array is never allocated.
+    "sum_ramp": lambda xp, a: xp.sum(_ramp(xp, a) * 2),
 }
 # Reductions whose result does not depend on the order of accumulation (for their dtypes).
 ORDER_FREE = {"max", "min", "all", "any", "count_nonzero"}

@@ -112,6 +112,7 @@ PRODUCTS = "tests/integration/test_products.py"
 DRAWS = "tests/integration/test_random_draws.py"
 DRAWS_ANALYSIS = "tests/unit/test_analysis_draws.py"
 RECYCLING = "tests/integration/test_store_recycling.py"
+LET_GO = "tests/integration/test_let_go_stores.py"
 # Legate traces after other tests' windows, in one process, in this order: the stores kept and
 # handed back around a trace depend on the windows before it (Legion aborted the program).
 TRACES_AFTER_OTHER_WINDOWS = ("tests/integration/test_shared_storage.py",
@@ -329,12 +330,10 @@ MUTATIONS: tuple[Mutation, ...] = (
         '            session.flush("blocking_task")\n'
         "        elif session.window.tasks:\n"
         '            session.flush("opaque_task")\n'
-        "        session.draws.settle()\n"
-        "        if not session.clock.enabled:  # the common case, without a context manager\n"
-        "            self._task.execute()",
-        "        session.draws.settle()\n"
-        "        if not session.clock.enabled:  # the common case, without a context manager\n"
-        "            self._task.execute()",
+        "        else:  # as at a flush",
+        "        if False:\n"
+        "            pass\n"
+        "        else:  # as at a flush",
         ("tests/integration/test_lazy_tasks.py::"
          "test_a_task_built_at_once_runs_after_the_tasks_submitted_before_it",),
         "a task built at once runs after every task submitted before it (AutoTaskProxy.execute)"),
@@ -1183,6 +1182,19 @@ MUTATIONS: tuple[Mutation, ...] = (
         TRACES_AFTER_OTHER_WINDOWS,
         "entering a Legate trace frees the stores kept (Legion aborted a trace whose "
         "iterations issued different operations)"),
+    Mutation(
+        "created-store-not-kept-while-nothing-held", "legate_fuse/window/holding.py",
+        "self._created = (store, len(self.tasks)) if self.tasks else None",
+        "self._created = (store, len(self.tasks))",
+        (f"{LET_GO}::test_results_built_at_once_take_the_field_of_the_result_let_go",),
+        "the store created last is not kept while no task is held (the next store of its "
+        "shape would take a new field, and memory not yet touched)"),
+    Mutation(
+        "created-stores-released-at-a-task-run-as-built", "legate_fuse/capture/task_proxy.py",
+        "            session.window.recycler.release_created()\n", "            pass\n",
+        (f"{LET_GO}::test_no_reference_outlives_a_task_run_as_built_with_nothing_held",),
+        "a task run as built with nothing held drops the references to the stores created "
+        "since the last flush"),
     Mutation(
         "created-stores-released-at-every-flush", "legate_fuse/window/holding.py",
         "        else:  # the stores created since the last flush are the program's alone\n"

@@ -85,6 +85,10 @@ class AutoTaskProxy:
             session.flush("blocking_task")
         elif session.window.tasks:
             session.flush("opaque_task")
+        else:  # as at a flush: nothing held can make the stores created so far temporaries,
+            # and a reference kept to one the program let go would give the next store of
+            # its shape a new field, with memory not yet touched (window/recycling.py)
+            session.window.recycler.release_created()
         session.draws.settle()
         if not session.clock.enabled:  # the common case, without a context manager
             self._task.execute()

@@ -78,7 +78,10 @@ class Window:
         # a fill that follows at once (cuPyNumeric zeroes every product's result, every
         # `zeros`) asks only the tasks held since. A reference, not an id(): a freed store's
         # id() is soon another store's, a view of an array held tasks may write. Dropped
-        # whenever tasks leave the window, and at the first fill.
+        # whenever tasks leave the window, and at the first fill; never kept while no task is
+        # held (there is nothing to ask then): a reference kept after the program let the
+        # store go makes Legate give the next store of its shape a new field, and memory not
+        # yet touched (a conversion built at once took 80 ms instead of 13 at 2e7 elements).
         self._created: tuple[Any, int] | None = None
         self.recycler = StoreRecycler()
 
@@ -122,7 +125,7 @@ class Window:
 
     def created(self, store: Any) -> None:
         """`store` is new: no task held now touches it."""
-        self._created = (store, len(self.tasks))
+        self._created = (store, len(self.tasks)) if self.tasks else None
 
     def held_since_created(self, store: Any) -> int:
         """How many of the held tasks, counted from the first, cannot touch `store`: those

@@ -156,11 +156,27 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a draw run as built follows the fused draws submitted before it (a fence)"),
     Mutation(
         "draws-take-memory-let-go", "src/cpp/analysis/storage_sharing.cc",
-        "                                                 same.privilege =="
-        " ir::Privilege::WriteWhole) &&\n",
-        "                                                 false) &&\n",
+        "                   same.privilege == ir::Privilege::WriteWhole) &&\n",
+        "                   false) &&\n",
         (f"{DRAWS_ANALYSIS}::test_a_draw_s_result_takes_the_memory_of_one_let_go",),
         "a draw's result, written whole before anything reads it, takes memory let go"),
+    Mutation(
+        "products-take-memory-let-go", "src/cpp/analysis/storage_sharing.cc",
+        "  return window.stores[static_cast<std::size_t>(ref.unpromoted)].whole ? ref.unpromoted"
+        " : -1;\n",
+        "  return -1;\n",
+        ("tests/integration/test_shared_storage.py::test_a_products_result_runs_in_the_memory_"
+         "of_an_array_let_go",),
+        "a product's result, written whole through its promotion, takes memory let go"),
+    Mutation(
+        "promoted-views-rebuilt", "legate_fuse/backend/shared_storage.py",
+        "    promote = _PROMOTE.fullmatch(latest)\n",
+        "    promote = None\n",
+        ("tests/integration/test_shared_storage.py::test_a_promoted_view_rebuilt_over_other_"
+         "memory",
+         "tests/integration/test_shared_storage.py::test_a_products_result_runs_in_the_memory_"
+         "of_an_array_let_go"),
+        "a promotion last is rebuilt over another array's memory (a product's result)"),
     Mutation(
         "iteration-space-kept", "src/cpp/analysis/temporaries.cc",
         "    if (const auto root = root_for_iteration_space(window, group); root >= 0) {\n",
@@ -567,14 +583,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         "memory is handed on only after the group of its last access (share_storage)"),
     Mutation(
         "shared-memory-whole-arrays", "src/cpp/analysis/storage_sharing.cc",
-        "        if (!(ref.whole || ref.sliced) || ref.future || ref.empty) {\n",
+        "        if (!(ref.whole || ref.sliced || promoted >= 0) || ref.future || ref.empty) {\n",
         "        if (ref.future || ref.empty) {\n",
         (f"{SHARING}::test_an_array_seen_through_another_view_keeps_its_memory",),
         "only arrays seen whole or through slices share memory (share_storage)"),
     Mutation(
         "shared-memory-first-write-whole", "src/cpp/analysis/storage_sharing.cc",
-        "                                                same_ref.whole;\n",
-        "                                                true;\n",
+        "                  (same_ref.whole || whole_under_promotion(window, same) >= 0);\n",
+        "                  true;\n",
         (f"{SHARING}::test_an_array_seen_through_another_view_keeps_its_memory",),
         "an array shares memory only when its first access writes all of it (share_storage)"),
     Mutation(

@@ -15,6 +15,7 @@ from legate_fuse.plan.planner import PlannedWindow
 
 _SHIFT = re.compile(r"Shift\(dim: (\d+), offset: -(\d+)\)")
 _PROJECT = re.compile(r"Project\(dim: (\d+), coord: (\d+)\)")
+_PROMOTE = re.compile(r"Promote\(extra_dim: (\d+), dim_size: (\d+)\)")
 
 
 def launch_stores(planned: PlannedWindow, stats: Stats) -> list[Any]:
@@ -50,14 +51,37 @@ def launch_stores(planned: PlannedWindow, stats: Stats) -> list[Any]:
 def view_over(owner: Any, description: str) -> Any | None:
     """The view of `owner` (a whole store) that the store `description` describes has of its
     own array: the same slices and projections, in the order Legate applied them (its
-    description lists the latest first); None when it cannot be rebuilt exactly."""
+    description lists the latest first), and a promotion last (a product's result, as
+    cuPyNumeric promotes it); None when it cannot be rebuilt exactly."""
     wanted = _core.parse_store_desc(description)
     if wanted is None:
         return None
-    if not wanted.transform and list(wanted.shape) == list(owner.shape):
+    shape, transform = list(wanted.shape), wanted.transform
+    latest, _, earlier = transform.partition(" >> ")
+    promote = _PROMOTE.fullmatch(latest)
+    if promote is None:
+        view = _sliced_view(owner, shape, transform)
+    else:
+        dim, size = int(promote[1]), int(promote[2])
+        if dim >= len(shape) or shape[dim] != size:
+            return None
+        base = _sliced_view(owner, shape[:dim] + shape[dim + 1:], earlier)
+        view = None if base is None else base.promote(dim, size)
+    if view is None or view is owner:
+        return view
+    rebuilt = _core.parse_store_desc(str(view))
+    if rebuilt is None or (rebuilt.shape, rebuilt.transform) != (wanted.shape, transform):
+        return None
+    return view
+
+
+def _sliced_view(owner: Any, shape: list[int], transform: str) -> Any | None:
+    """The view of `owner` of this shape through these slices and projections (a store's
+    description's transform, latest first), or None."""
+    if not transform and shape == list(owner.shape):
         return owner  # (the common case: a whole array)
     steps = []
-    for step in wanted.transform.split(" >> ")[::-1] if wanted.transform else ():
+    for step in transform.split(" >> ")[::-1] if transform else ():
         if shift := _SHIFT.fullmatch(step):
             steps.append((True, int(shift[1]), int(shift[2])))
         elif project := _PROJECT.fullmatch(step):
@@ -74,9 +98,9 @@ def view_over(owner: Any, description: str) -> Any | None:
             starts[dims[dim]] = amount
         else:
             dims.pop(dim)
-    if len(dims) != len(wanted.shape):
+    if len(dims) != len(shape):
         return None
-    extents = dict(zip(dims, wanted.shape, strict=True))
+    extents = dict(zip(dims, shape, strict=True))
     view = owner
     for dim in dims:
         if dim not in starts and extents[dim] != owner.shape[dim]:
@@ -90,7 +114,4 @@ def view_over(owner: Any, description: str) -> Any | None:
         else:
             view = view.project(dim, amount)
             dims.pop(dim)
-    rebuilt = _core.parse_store_desc(str(view))
-    if rebuilt is None or (rebuilt.shape, rebuilt.transform) != (wanted.shape, wanted.transform):
-        return None
     return view

@@ -203,3 +203,39 @@ def test_a_cut_window_leaves_the_memory_it_let_go_to_the_next(
     assert session.stats.flushes["window_full"] > 0
     assert spare_owners
     assert not session.runner._spares  # a window not cut leaves none: its arrays go to Legate
+
+
+@pytest.mark.parametrize("shape, index, dim, size", [
+    ((9,), (slice(None),), 1, 4), ((9,), (slice(2, 7),), 0, 3), ((6, 7), (slice(1, 5), 3), 1, 5),
+    ((6, 7), (slice(None), slice(2, None)), 2, 8), ((4, 5, 3), (1, slice(0, 3)), 0, 2)])
+def test_a_promoted_view_rebuilt_over_other_memory(shape: tuple[int, ...], index: Any, dim: int,
+                                                    size: int) -> None:
+    """A promotion last (a product's result, as cuPyNumeric promotes it) is rebuilt too."""
+    a, b = np.ones(shape), np.ones(shape)
+    promoted = a[index]._thunk.base.promote(dim, size)
+    rebuilt = view_over(b._thunk.base, str(promoted))
+    assert rebuilt is not None
+    want, got = _core.parse_store_desc(str(promoted)), _core.parse_store_desc(str(rebuilt))
+    assert want is not None and got is not None
+    assert (got.shape, got.transform, got.index_space) == (want.shape, want.transform,
+                                                           want.index_space)
+    assert got.field_id != want.field_id
+
+
+def gradient_steps(iterations: int) -> list[Any]:
+    """Gradient steps of a least-squares fit, a read per step: each step's gradient, a
+    product's result, takes the memory of the weights the step before let go."""
+    rows = numpy.random.default_rng(11).normal(size=(300, 8))
+    x, y = np.array(rows), np.array(rows @ numpy.linspace(-1.0, 1.0, 8))
+    w, gradient = np.zeros(8), np.zeros(8)
+    seen = []
+    for _ in range(iterations):
+        w = w - 0.001 * gradient
+        residual = x @ w - y
+        gradient = (x.T @ residual) / 300.0
+        seen.append(np.array(float(np.sum(residual * residual))))
+    return [w, gradient, *seen]
+
+
+def test_a_products_result_runs_in_the_memory_of_an_array_let_go(session: Session) -> None:
+    assert shared_by(session, lambda: gradient_steps(6)) >= 3

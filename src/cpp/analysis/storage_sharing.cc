@@ -45,6 +45,17 @@ void pin_roots(const ir::Window& window, const std::vector<std::int32_t>& tasks,
   }
 }
 
+// The whole store of an array written whole through a promotion of it (a product's result,
+// as cuPyNumeric promotes it along the dimension the product sums over), else -1.
+std::int32_t whole_under_promotion(const ir::Window& window, const ir::Arg& arg)
+{
+  const auto& ref = window.stores[static_cast<std::size_t>(arg.store)];
+  if (arg.privilege != ir::Privilege::WriteWhole || ref.whole || ref.unpromoted < 0) {
+    return -1;
+  }
+  return window.stores[static_cast<std::size_t>(ref.unpromoted)].whole ? ref.unpromoted : -1;
+}
+
 // First and last group of each root, whether its first access writes it whole without reading
 // it, and whether anything rules it out.
 std::vector<RootUse> root_uses(const ir::Window& window, const Plan& plan)
@@ -67,22 +78,25 @@ std::vector<RootUse> root_uses(const ir::Window& window, const Plan& plan)
         if (!ref.known) {
           continue;
         }
-        auto& use = uses[static_cast<std::size_t>(ref.root)];
-        if (!(ref.whole || ref.sliced) || ref.future || ref.empty) {
+        auto& use           = uses[static_cast<std::size_t>(ref.root)];
+        const auto promoted = whole_under_promotion(window, arg);
+        if (!(ref.whole || ref.sliced || promoted >= 0) || ref.future || ref.empty) {
           use.shareable = false;
         }
         if (use.first_group < 0) {  // this task is the first to touch the root
           use.first_group = g;
-          use.store       = arg.store;  // (whole when its first access writes it)
+          // (whole when its first access writes it; a product's result, the array itself)
+          use.store   = promoted >= 0 ? promoted : arg.store;
           bool writes = false, other = false;
           for (const auto& same : args) {
             const auto& same_ref = window.stores[static_cast<std::size_t>(same.store)];
             if (same_ref.root == ref.root) {
-              // (A random draw writes its result whole too: WriteWhole of a whole store. A
-              // product's result, also WriteWhole, is a promoted store, never whole.)
-              const bool writes_whole         = (same.privilege == ir::Privilege::Write ||
-                                                 same.privilege == ir::Privilege::WriteWhole) &&
-                                                same_ref.whole;
+              // (A random draw writes its result whole too: WriteWhole of a whole store; a
+              // product, WriteWhole of its result promoted.)
+              const bool writes_whole =
+                  (same.privilege == ir::Privilege::Write ||
+                   same.privilege == ir::Privilege::WriteWhole) &&
+                  (same_ref.whole || whole_under_promotion(window, same) >= 0);
               (writes_whole ? writes : other) = true;
             }
           }

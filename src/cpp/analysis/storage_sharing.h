@@ -19,11 +19,12 @@ namespace legate_fuse::analysis {
 // An array takes part only when nothing outside the plan can tell: it is not live after the
 // window, touched only by tasks the plan launches (no opaque task, already built with its
 // stores, and no dead task), not a temporary, seen whole or through slices and projections
-// only (ir::StoreRef: the views its memory's owner can be given), and its first access writes
-// all of it without reading it. Its contents before the window are then never read, and after
-// its last access never again; Legate orders the next owner's first write after the last
-// access. Each store of the array is listed with the whole store of the owner; a view is
-// rebuilt from it by the launch (backend/shared_storage.py).
+// only (ir::StoreRef: the views its memory's owner can be given; and a product's result,
+// written whole through the promotion cuPyNumeric gives it, which is rebuilt over the owner
+// too), and its first access writes all of it without reading it. Its contents before the window
+// are then never read, and after its last access never again; Legate orders the next owner's first
+// write after the last access. Each store of the array is listed with the whole store of the owner;
+// a view is rebuilt from it by the launch (backend/shared_storage.py).
 //
 // An array the window reads before writing it all (one made before the window: a loop's state
 // of the iteration before) keeps its memory, and gives it to a later array once its last

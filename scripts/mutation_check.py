@@ -178,6 +178,22 @@ MUTATIONS: tuple[Mutation, ...] = (
          "of_an_array_let_go"),
         "a promotion last is rebuilt over another array's memory (a product's result)"),
     Mutation(
+        "external-roots-recycled-apart", "legate_fuse/capture/external_memory.py",
+        "        return any(self.holds(root) and not self._made_anew(store, root)\n",
+        "        return any(self.holds(root)\n",
+        ("tests/integration/test_external_memory.py::test_arrays_made_over_the_field_of_a_numpy_"
+         "out_are_held",),
+        "a store made anew over the field of a NumPy buffer's store is not external memory"),
+    Mutation(
+        "external-views-stay-external", "legate_fuse/capture/external_memory.py",
+        "    if desc is None or desc.is_future or desc.level != 0:\n",
+        "    if desc is None or desc.is_future:\n",
+        ("tests/integration/test_external_memory.py::test_writes_through_a_slice_of_a_shared_"
+         "array",
+         "tests/integration/test_external_memory.py::test_a_numpy_view_of_an_array_sees_later_"
+         "writes"),
+        "a view of a store over a NumPy buffer stays external memory"),
+    Mutation(
         "iteration-space-kept", "src/cpp/analysis/temporaries.cc",
         "    if (const auto root = root_for_iteration_space(window, group); root >= 0) {\n",
         "    if (const auto root = root_for_iteration_space(window, group); false) {\n",

@@ -13,11 +13,16 @@ Legate's to reuse.
 
 A store's storage is known by its root (region tree and field, see `liveness.root_key`); Legate
 recycles a root once its store dies, so a root is external only while the buffer behind it is
-alive (a weak reference to the buffer). A root recycled while the buffer lives only flushes
-more. Where the reader cannot be seen (a DLPack consumer, tiles of external allocations), the
-root is external while any cuPyNumeric array over it is alive: only through one can a task
-write it. `cupynumeric.array(host)` attaches a private copy that NumPy never reads: stores created
-while cuPyNumeric copies are not external.
+alive (a weak reference to the buffer). A root recycled while the buffer lives is told apart
+by its storage: a store made over the root anew (level 0 of Legate's storage tree) has a
+storage of its own, and one that is not the storage of a store noted over the buffer is not
+external (a NumPy `out=` array's field, recycled once cuPyNumeric let go of the store attached
+to it, made every later task writing a new array of its shape flush the window). A view of it
+(a storage of a deeper level, which names no allocation) still counts as external. Where the
+reader cannot be seen (a DLPack consumer, tiles of external allocations), the root is external
+while any cuPyNumeric array over it is alive: only through one can a task write it.
+`cupynumeric.array(host)` attaches a private copy that NumPy never reads: stores created while
+cuPyNumeric copies are not external.
 """
 
 from __future__ import annotations
@@ -54,6 +59,18 @@ def _forever() -> bool:
     return True
 
 
+def _allocation(store: Any) -> int | None:
+    """The id of the storage Legate made with the store, when the store is over all of it
+    (level 0 of the storage tree, however transformed); None for a view or a store that could
+    not be read."""
+    from legate_fuse import _core
+
+    desc = _core.parse_store_desc(str(store))
+    if desc is None or desc.is_future or desc.level != 0:
+        return None
+    return int(desc.storage_id)
+
+
 def _reference(buffer: Any) -> Callable[[], Any] | None:
     """A weak reference to `buffer`; None when it cannot have one (None itself, say)."""
     try:
@@ -68,6 +85,8 @@ class ExternalMemory:
         self._root_key = root_key
         self._live_roots = live_roots
         self._buffers: dict[str, list[Callable[[], Any]]] = {}
+        # Per root with buffers, the storages of the stores noted over it (None: a view's).
+        self._storages: dict[str, set[int | None]] = {}
         # Roots over memory Legate did not make for the program's arrays alone, whoever reads
         # it, while what owns it lives (for good when that cannot be seen).
         self._foreign: dict[str, list[Callable[[], Any]]] = {}
@@ -109,6 +128,7 @@ class ExternalMemory:
         reference = _reference(buffer)
         self._buffers.setdefault(root, []).append(
             reference or functools.partial(self._array_over, root))
+        self._storages.setdefault(root, set()).add(_allocation(store))
         self._foreign.setdefault(root, []).append(reference or _forever)
 
     def foreign_roots(self) -> Container[str]:
@@ -146,9 +166,19 @@ class ExternalMemory:
             return False
         from legate_fuse.capture.store_args import stores_of
 
-        return any(self.holds(self._root_key(store))
+        return any(self.holds(root) and not self._made_anew(store, root)
                    for arg in record.args if arg.kind != "add_input"
-                   for store in stores_of(arg.store))
+                   for store in stores_of(arg.store)
+                   for root in (self._root_key(store),))
+
+    def _made_anew(self, store: Any, root: str | None) -> bool:
+        """Whether `store` was made over its root after the stores noted over it: its own
+        allocation, not the buffer's."""
+        noted = self._storages.get(root) if root is not None else None
+        if noted is None or None in noted:
+            return False
+        allocation = _allocation(store)
+        return allocation is not None and allocation not in noted
 
     def holds(self, root: str | None) -> bool:
         """Whether a store with this root may be over a live buffer of the program."""
@@ -165,6 +195,7 @@ class ExternalMemory:
         buffers[:] = [alive for alive in buffers if alive() is not None]
         if not buffers:
             del self._buffers[root]
+            self._storages.pop(root, None)
         return bool(buffers)
 
     # -- wrappers ---------------------------------------------------------------------------

@@ -76,3 +76,11 @@ class TaskRecord:
     # id() of the program's store (a store that runs in another's memory, see
     # backend/shared_storage.py).
     storage: dict[int, Any] | None = None
+
+    def scalar_calls(self) -> list[tuple[Any, ...]]:
+        """The arguments of each of the task's add_scalar_arg calls, in order."""
+        return [args for name, args in self.calls if name == "add_scalar_arg"]
+
+    def scalars(self) -> list[Any]:
+        """The first argument (the value) of each add_scalar_arg call, in order."""
+        return [args[0] for name, args in self.calls if name == "add_scalar_arg"]

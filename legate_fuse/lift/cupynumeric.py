@@ -117,15 +117,6 @@ def task_names() -> dict[int, str]:
     return {int(v): k for k, v in CuPyNumericOpCode.__members__.items()}
 
 
-def _scalar_calls(record: TaskRecord) -> list[tuple[Any, ...]]:
-    """The arguments of each of the task's add_scalar_arg calls, in order."""
-    return [args for name, args in record.calls if name == "add_scalar_arg"]
-
-
-def _scalars(record: TaskRecord) -> list[Any]:
-    return [args[0] for args in _scalar_calls(record)]
-
-
 def _code(value: Any) -> int | None:
     """An operation code, axis or flag given as a plain value; None for a Legate Scalar, whose
     value a record's shape does not state (capture/lazy_task.py): such a task is not lifted."""
@@ -134,7 +125,7 @@ def _code(value: Any) -> int | None:
 
 def _scalar_type(record: TaskRecord, index: int) -> str:
     """The type of the task's `index`-th scalar argument."""
-    args = _scalar_calls(record)[index]
+    args = record.scalar_calls()[index]
     return str(args[0].type if type(args[0]) is Scalar else args[1])
 
 
@@ -146,7 +137,7 @@ def _first_runtime_scalar(task_id: int) -> int:
 def runtime_scalar(record: TaskRecord, index: int) -> bytes:
     """The value of the task's `index`-th run-time scalar (the arguments after its operation
     code) as the kernel's scalar slot holds it: its bytes, padded to 8."""
-    args = _scalar_calls(record)[_first_runtime_scalar(record.task_id) + index]
+    args = record.scalar_calls()[_first_runtime_scalar(record.task_id) + index]
     value = args[0] if type(args[0]) is Scalar else Scalar(*args)
     data = numpy.asarray(value).tobytes()
     if len(data) > SCALAR_SLOT:
@@ -279,7 +270,7 @@ def lift(record: TaskRecord) -> LiftedTask | None:
     if kind in products.OPS or kind == "BITGENERATOR":
         return (products.lift_product(record, kind, args) if kind in products.OPS
                 else random_draws.lift_draw(record, args))
-    scalars = _scalars(record)
+    scalars = record.scalars()
     op = _op_name(record, kind, scalars, c)
     if op is None:
         return None

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import struct
 from functools import cache
-from typing import Any
 
 from legate_fuse.capture.task_record import TaskRecord
 
@@ -40,14 +39,10 @@ def _enums() -> tuple[int, int, dict[int, str], dict[int, str]]:
             {int(v): k for k, v in BitGeneratorType.__members__.items()})
 
 
-def _scalars(record: TaskRecord) -> list[Any]:
-    return [args[0] for name, args in record.calls if name == "add_scalar_arg"]
-
-
 def draw_kind(record: TaskRecord, result_type: str) -> int | None:
     """The fused task's DrawKind for the record's draw, or None where it is not lifted."""
     raw, distribution, distributions, types = _enums()
-    scalars = _scalars(record)
+    scalars = record.scalars()
     if not scalars or not all(isinstance(s, (int, tuple)) for s in scalars):
         return None
     op = int(scalars[0])
@@ -74,7 +69,7 @@ def draw_words(record: TaskRecord) -> list[int]:
     kind, generator id, type, flags, seed, two reals, two integers; 64-bit values as two int32
     words, low first. Read from the record at each launch: windows that differ only in these
     share their plan."""
-    scalars = _scalars(record)
+    scalars = record.scalars()
     kind = draw_kind(record, str(record.args[0].store.type))
     if kind is None:
         raise ValueError("not a draw the fused task makes")

@@ -76,4 +76,11 @@ REGRESSIONS: list[Program] = [
     [("setup", 1, (3, 257), ("bool", "bool", "int32", "bool", "bool", "bool")),
      ("unary", "absolute", "a0", "a2"), ("binary", "true_divide", "a0", "a0", "a0"),
      ("read", "sum", "a0", 0), ("attach", "a0", "a0")],
+    # a NumPy `out=` array's field, recycled for the conversions' results while that array
+    # lived, counted as memory NumPy reads: every conversion flushed, nothing fused.
+    [("setup", 7, (2, 1000), ("int64", "int32", "bool", "int64", "complex128", "complex128")),
+     ("scatter", "a1", 0, 1, False), ("scatter", "a1", 0, 1, False),
+     ("numpy_out", "multiply", "a0", "a1", "a1"), ("binary", "minimum", "a5", "a4", "a4"),
+     ("unary", "to_int32", "a5", "a5"), ("unary", "to_float64", "a5", "a5"),
+     ("read", "index", "a5", 183)],
 ]

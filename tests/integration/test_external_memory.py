@@ -9,6 +9,7 @@ import numpy
 
 import legate_fuse
 from legate_fuse.session import Session
+from legate_fuse.window.liveness import root_key
 
 
 def owned(values: numpy.ndarray) -> num.ndarray:
@@ -112,3 +113,23 @@ def test_a_dead_exported_array_does_not_make_later_arrays_flush(session: Session
         b += 2.0
         assert len(session.window) > 0
         legate_fuse.flush()
+
+
+def test_arrays_made_over_the_field_of_a_numpy_out_are_held(session: Session) -> None:
+    """cuPyNumeric lets go of the store over a NumPy `out=` array when the call returns, and
+    Legate gives its field to a later store of the shape: an array made there has memory of
+    its own, so the tasks writing it are held while the NumPy array lives."""
+    a = owned(numpy.arange(8.0))
+    host = numpy.zeros(8)
+    num.add(a, 1.0, out=host)
+    noted = set(session.external._buffers)
+    flushes = session.stats.flushes["external_write"]
+    over_its_field = 0
+    for i in range(3):
+        b = a * 2.0 + i
+        over_its_field += root_key(b._thunk.base) in noted
+        assert len(session.window) > 0
+    assert over_its_field > 0, "no array was given the NumPy array's field: nothing tested"
+    assert session.stats.flushes["external_write"] == flushes
+    numpy.testing.assert_array_equal(numpy.asarray(b), numpy.arange(8.0) * 2.0 + 2)
+    numpy.testing.assert_array_equal(host, numpy.arange(8.0) + 1.0)

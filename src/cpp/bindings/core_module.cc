@@ -94,6 +94,7 @@ void bind_ir(py::module_& m)
       .def_readonly("transform", &StoreDesc::transform)
       .def_readonly("dtype", &StoreDesc::dtype)
       .def_readonly("storage_id", &StoreDesc::storage_id)
+      .def_readonly("level", &StoreDesc::level)
       .def_property_readonly("is_future",
                              [](const StoreDesc& d) { return d.kind == StoreDesc::Kind::Future; })
       .def_readonly("tree_id", &StoreDesc::tree_id)

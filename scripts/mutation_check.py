@@ -2014,7 +2014,11 @@ class Checker:
         seconds = time.monotonic() - start
         if status == 0:
             return Outcome("survived", seconds, "(every test passed)")
-        if status is None or status < 0 or status in KILLING_STATUSES:
+        # A test reported failing kills it whatever the status: a mutated kernel that writes
+        # out of bounds can corrupt the loader's state, and ld.so then ends the process with
+        # 127 at exit, after pytest reported the failure.
+        if (status is None or status < 0 or status in KILLING_STATUSES
+                or FAILED_LINE.search(output)):
             return Outcome("killed", seconds, first_failure(output, status))
         raise CheckError(f"{mutation.name}: pytest exit status {status}\n{output[-3000:]}")
 

@@ -83,4 +83,4 @@ class TaskRecord:
 
     def scalars(self) -> list[Any]:
         """The first argument (the value) of each add_scalar_arg call, in order."""
-        return [args[0] for name, args in self.calls if name == "add_scalar_arg"]
+        return [args[0] for args in self.scalar_calls()]

@@ -557,10 +557,17 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a spare store over memory not Legate's own is never taken (share_storage)"),
     Mutation(
         "free-at-end-legates-own", "src/cpp/analysis/storage_sharing.cc",
-        "      if (!foreign(window.stores[static_cast<std::size_t>(store)].root)) {\n",
-        "      if (true) {\n",
+        "      if (!foreign(window.stores[static_cast<std::size_t>(store)].root) &&\n",
+        "      if (true &&\n",
         (f"{SHARING}::test_the_memory_free_at_the_end_is_of_arrays_let_go_and_legates_own",),
         "only Legate's own memory is left to the next window (share_storage)"),
+    Mutation(
+        "untaken-spares-let-go", "src/cpp/analysis/storage_sharing.cc",
+        "          untaken_spares.count(store) == 0) {\n",
+        "          true) {\n",
+        (f"{SHARING}::test_a_spare_store_no_array_takes_is_let_go_not_handed_on",
+         "tests/integration/test_shared_storage.py::test_spares_no_window_takes_do_not_pile_up"),
+        "spares no array of a window took are let go after it, not handed on (share_storage)"),
     Mutation(
         "spares-carried", "legate_fuse/window/runner.py",
         "                    self._spares = [planned.stores[n] for n in planned.plan."

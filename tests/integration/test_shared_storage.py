@@ -205,6 +205,27 @@ def test_a_cut_window_leaves_the_memory_it_let_go_to_the_next(
     assert not session.runner._spares  # a window not cut leaves none: its arrays go to Legate
 
 
+def test_spares_no_window_takes_do_not_pile_up(session: Session,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A window's spares nothing took are let go after it: handed on from window to window,
+    a loop cut every few steps kept more memory at every window, until its next read."""
+    planner = session.runner.planner()
+    plan = planner.plan
+    given: list[int] = []
+
+    def noting_spares(records: Any, later: Any = (), spares: Any = ()) -> Any:
+        given.append(len(spares))
+        return plan(records, later, spares)
+
+    monkeypatch.setattr(planner, "plan", noting_spares)
+    monkeypatch.setattr(session.window, "capacity", 24)  # cut every few steps
+    run_both(lambda: state_read_first(40, lambda: np.array(grid_values()) * 1.0))
+    assert session.stats.flushes["window_full"] >= 10
+    half = len(given) // 2
+    assert max(given) > 0
+    assert max(given[half:]) <= max(given[:half])
+
+
 @pytest.mark.parametrize("shape, index, dim, size", [
     ((9,), (slice(None),), 1, 4), ((9,), (slice(2, 7),), 0, 3), ((6, 7), (slice(1, 5), 3), 1, 5),
     ((6, 7), (slice(None), slice(2, None)), 2, 8), ((4, 5, 3), (1, slice(0, 3)), 0, 2)])

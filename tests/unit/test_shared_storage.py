@@ -167,6 +167,17 @@ def test_an_array_takes_the_memory_of_a_spare_store() -> None:
     assert free_at_end(w) == [SPARE]  # and it is free again at the end
 
 
+def test_a_spare_store_no_array_takes_is_let_go_not_handed_on() -> None:
+    """Spares nothing took are not free memory the window leaves: handed on, the spares of
+    every window would pile up, memory kept for ever."""
+    w = updates(T1, T2)
+    w.foreign = set()
+    untaken = region(6, (98,))
+    w.spares = [untaken, SPARE]
+    assert shared(w) == [(T1, SPARE), (T2, SPARE)]  # the spare given last is taken first
+    assert free_at_end(w) == [SPARE]
+
+
 def test_a_spare_store_of_another_shape_or_not_legates_own_is_not_taken() -> None:
     w = updates(T1, T2)
     w.foreign = set()

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -149,7 +150,11 @@ void share_storage(const ir::Window& window, Plan& plan)
     const auto& ref = window.stores[static_cast<std::size_t>(uses[root].store)];
     return std::make_pair(ref.shape_class, ref.dtype_class);
   };
-  // Memory free from the start: spare stores no task touches, whole, Legate's own.
+  // Memory free from the start: spare stores no task touches, whole, Legate's own. Those no
+  // array of this window takes are let go after it, not handed on again: carried from window
+  // to window, the spares nothing took piled up (a shallow-water loop cut between its steps
+  // kept three arrays more at every window, until the program's next read).
+  std::set<std::int32_t> untaken_spares;
   for (const auto spare : window.spare_stores) {
     const auto& ref = window.stores[static_cast<std::size_t>(spare)];
     if (!ref.known || !ref.whole || ref.future || ref.empty || foreign(ref.root) ||
@@ -160,6 +165,7 @@ void share_storage(const ir::Window& window, Plan& plan)
     uses[static_cast<std::size_t>(ref.root)].store = spare;
     owner[static_cast<std::size_t>(ref.root)]      = spare;
     free_memory[kind_of(ref.root)].push_back(spare);
+    untaken_spares.insert(spare);
   }
   for (std::size_t g = 0; g < plan.groups.size(); ++g) {
     for (const auto root : starting[g]) {
@@ -168,6 +174,7 @@ void share_storage(const ir::Window& window, Plan& plan)
         owner[static_cast<std::size_t>(root)] = uses[static_cast<std::size_t>(root)].store;
       } else {  // the memory freed last: the likeliest still in cache
         owner[static_cast<std::size_t>(root)] = free.back();
+        untaken_spares.erase(free.back());
         free.pop_back();
       }
     }
@@ -179,7 +186,8 @@ void share_storage(const ir::Window& window, Plan& plan)
   }
   for (const auto& [kind, owners] : free_memory) {
     for (const auto store : owners) {
-      if (!foreign(window.stores[static_cast<std::size_t>(store)].root)) {
+      if (!foreign(window.stores[static_cast<std::size_t>(store)].root) &&
+          untaken_spares.count(store) == 0) {
         plan.free_at_end.push_back(store);
       }
     }

@@ -38,7 +38,8 @@ namespace legate_fuse::analysis {
 // its first part and keeps the rest held; the tasks it keeps made their arrays while it was
 // held, when Legate had no freed memory to give them, and each would get new memory. The memory
 // the first part leaves free (plan.free_at_end: the owners still free after its last group,
-// Legate's own) is kept for the next window's plan.
+// Legate's own) is kept for the next window's plan; a spare no array of the window took is not
+// in it, and goes back to Legate (handed on, the spares nothing took would pile up).
 void share_storage(const ir::Window& window, Plan& plan);
 
 }  // namespace legate_fuse::analysis

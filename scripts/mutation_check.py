@@ -1207,13 +1207,34 @@ MUTATIONS: tuple[Mutation, ...] = (
         "temporary is ever eliminated)"),
     Mutation(
         "recycled-only-where-a-temporary-was", "legate_fuse/window/recycling.py",
-        "        if len(self.created) not in self._recycled_last:\n            return None\n",
+        "        if not self._became_temporary.get(key, False):\n            return None\n",
         "",
         ("tests/unit/test_store_recycling.py",
          f"{RECYCLING}::"
          "test_a_loop_hands_its_temporaries_stores_back_and_its_results_keep_their_memory"),
         "a kept store is handed back only where a temporary was created in the last window "
         "(a result given one takes new memory)"),
+    Mutation(
+        "recycled-by-call-site", "legate_fuse/window/recycling.py",
+        "        key = self._key(kind, site())\n",
+        "        key = self._key(kind, None)\n",
+        ("tests/unit/test_store_recycling.py::test_where_is_the_call_site_wherever_the_window_"
+         "begins",),
+        "a kept store is handed back where the program made a store that became a temporary "
+        "last time, by the program's call site"),
+    Mutation(
+        "held-stores-stay-noted", "legate_fuse/window/holding.py",
+        "            self.recycler.window_flushed(kept)\n",
+        "            self.recycler.window_flushed()\n",
+        (f"{RECYCLING}::test_a_loop_whose_windows_begin_at_other_steps_writes_no_new_memory",),
+        "the stores of tasks a cut window keeps held stay noted as created, to be kept when "
+        "those tasks run"),
+    Mutation(
+        "recycler-keeps-a-window", "legate_fuse/window/holding.py",
+        "        self.recycler = StoreRecycler(most_kept=capacity)",
+        "        self.recycler = StoreRecycler()",
+        ("tests/unit/test_window.py::test_the_recycler_keeps_a_windows_temporaries",),
+        "the recycler keeps as many stores as a window has tasks"),
     Mutation(
         "trace-frees-kept-stores", "legate_fuse/session.py",
         "traces.install(module, self.flush, self.window.recycler.clear)",

@@ -89,18 +89,22 @@ class CallSites:
         # at a site), kept so that no id is reused while it is a key.
         self._codes: dict[int, CodeType] = {}
 
-    def site_of_caller(self, library_name: str, task_id: int) -> Site | None:
+    def site_of_caller(self, library_name: str, task_id: int, creator: int = 2) -> Site | None:
         """The program's call site of the task its caller is creating (None if every frame
-        is a library's, e.g. a task created at exit)."""
+        is a library's, e.g. a task created at exit). `creator`: the depth, from here, of the
+        library function creating it (its caller's caller by default)."""
         # Reaching a frame through f_back makes Python build a frame object for each frame
         # passed (a cuPyNumeric call is about ten frames deep), while sys._getframe(n) builds
         # only the one it returns: the depth of the program's frame is remembered per library
-        # function creating the task (sys._getframe(2)), and checked on the frame object of
-        # that depth and of the one it called, which must be a library's.
+        # function creating the task (sys._getframe(creator)), and checked on the frame object
+        # of that depth and of the one it called, which must be a library's.
         in_library = self._in_library
-        creator = sys._getframe(2).f_code
+        try:
+            creator_code = sys._getframe(creator).f_code
+        except ValueError:  # called from the top of the stack: no library function
+            return None
         frame: FrameType | None = None
-        for depth in self._depths.get(id(creator), ()):
+        for depth in self._depths.get(id(creator_code), ()):
             try:
                 callee = sys._getframe(depth - 1)
             except ValueError:  # the stack is not that deep
@@ -111,12 +115,12 @@ class CallSites:
                 frame = caller
                 break
         if frame is None:  # the first task of this function, or reached in another way
-            depth, frame = 2, sys._getframe(2)
+            depth, frame = creator, sys._getframe(creator)
             while frame is not None and in_library[frame.f_globals.get("__name__")]:
                 depth, frame = depth + 1, frame.f_back
             if frame is None:
                 return None
-            self._remember_depth(creator, depth)
+            self._remember_depth(creator_code, depth)
         code = frame.f_code
         self._codes[id(code)] = code  # the site's key has its id
         return (id(code), frame.f_lasti, library_name, task_id)

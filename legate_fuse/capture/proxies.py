@@ -89,12 +89,19 @@ class RuntimeProxy:
         session = self._session
         window = session.window
         if session.mode.records:  # the store of a temporary a fused task did not allocate?
-            store, reused = window.recycler.new_store(self._runtime.create_store, args, kwargs)
+            store, reused = window.recycler.new_store(self._runtime.create_store, args, kwargs,
+                                                      self._store_site)
             session.stats.stores_reused += reused
         else:
             store = self._runtime.create_store(*args, **kwargs)
         window.created(store)
         return store
+
+    def _store_site(self) -> Any:
+        """The program's call site of the store `create_store` is making (called by the
+        recycler's `new_store`, called by `create_store`, called by the library function that
+        asks for the store)."""
+        return self._session.call_sites.site_of_caller("create_store", 0, creator=4)
 
     def issue_fill(self, lhs: Any, value: Any) -> Any:
         session = self._session

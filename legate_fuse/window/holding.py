@@ -83,7 +83,7 @@ class Window:
         # store go makes Legate give the next store of its shape a new field, and memory not
         # yet touched (a conversion built at once took 80 ms instead of 13 at 2e7 elements).
         self._created: tuple[Any, int] | None = None
-        self.recycler = StoreRecycler()
+        self.recycler = StoreRecycler(most_kept=capacity)  # (a window's temporaries, at most)
 
     def __len__(self) -> int:
         return len(self.tasks)
@@ -162,4 +162,4 @@ class Window:
             self.held_back, self.flush_reason = (), ""
             self.tasks[:0] = kept
             release_in_program_order(run)
-            self.recycler.window_flushed()
+            self.recycler.window_flushed(kept)

@@ -11,16 +11,22 @@ than without the plugin at its peak (CG at 1e7: 1,357 MiB against 1,200 unfused)
 
 So the plugin keeps the stores of the temporaries its fused tasks did not allocate instead of
 freeing them, and gives one back, as if Legate had created it, to each `create_store` of the
-same type and shape that it expects to become a temporary again: the one at the same position
-in the next window (counted in stores created since the window was last flushed) as a store
-that became a temporary in the window before. Loops repeat their windows, so the temporaries
-take the temporaries' stores and the result Legate's free field of the last result, which has
-memory. A store given back that is not eliminated this time is allocated like any new store;
+same type and shape that it expects to become a temporary again: one made where a store that
+became a temporary was made last time. Where is the program's call site (its instruction that
+called into cuPyNumeric, as capture/call_sites.py finds it) and the store's count among those
+made in a row there: a loop makes the same stores at the same lines in every iteration,
+wherever its windows begin and end. (A position in the window, counted from its flush, did not
+do: a full window runs its first part and keeps the rest held, so a loop's windows begin at
+another step each time, and the results of a shallow-water loop took fields of temporaries,
+without memory, until every field in the rotation had some: 65 arrays of 8 MB where unfused
+needs 15.) A store given back that is not eliminated this time is allocated like any new store;
 one of a kind nobody asks for again holds a field, no memory.
 
 Only stores this module saw `create_store` return, whole (never a view of one), are kept, and
 only once a fused task ran in place of every task that wrote them: nothing in Legate ever used
-them, and the analysis found the program cannot reach them (their one reference is here).
+them, and the analysis found the program cannot reach them (their one reference is here). The
+stores of tasks a cut window keeps held stay noted as created: they are kept, or not, when
+those tasks run.
 """
 
 from __future__ import annotations
@@ -30,24 +36,38 @@ from collections import deque
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
-# Stores kept at most; past this many, those kept first are freed (to Legate's own queue).
+from legate_fuse.capture.task_record import TaskRecord
+
+# Stores kept at least (a window's capacity, if more); past that many, those kept first are
+# freed (to Legate's own queue).
 MOST_KEPT = 64
+# Creation keys remembered; past this many (a program generating code?), forgotten.
+MOST_KEYS = 4096
+
+# Where a store was made: its kind, the program's call site (None: no frame of the program) and
+# its count among the stores made in a row at that site.
+CreationKey = tuple[Hashable, Hashable | None, int]
 
 
 class StoreRecycler:
-    def __init__(self) -> None:
-        # id(store) -> (store, its kind, its position) for each store created since the window
-        # was last flushed: a reference, so that the id stays the store's (counted as a
-        # reference the window holds when the analysis asks what the program can reach).
-        self.created: dict[int, tuple[Any, Hashable, int]] = {}
+    def __init__(self, most_kept: int = MOST_KEPT) -> None:
+        self.most_kept = max(most_kept, MOST_KEPT)
+        # id(store) -> (store, its kind, where it was made) for each store created since the
+        # window was last flushed, and each of the tasks it keeps held: a reference, so that
+        # the id stays the store's (counted as a reference the window holds when the analysis
+        # asks what the program can reach).
+        self.created: dict[int, tuple[Any, Hashable, CreationKey]] = {}
         # Per kind, the stores kept, each with the number of stores kept before it.
         self._kept: dict[Hashable, deque[tuple[int, Any]]] = {}
         self._kept_count = 0
         self._kept_ever = 0
-        # Positions (in the window) of the stores that became temporaries: in the window last
-        # flushed, and so far in the one being flushed.
-        self._recycled_last: frozenset[int] = frozenset()
-        self._recycled_now: set[int] = set()
+        # Whether the store last made at a creation key became a temporary; the keys of those
+        # that did so far in the window being flushed.
+        self._became_temporary: dict[CreationKey, bool] = {}
+        self._recycled_now: set[CreationKey] = set()
+        # The call site of the store made last, and how many were made there in a row.
+        self._site: Hashable | None = None
+        self._in_a_row = 0
 
     @staticmethod
     def kind(args: Sequence[Any], kwargs: Mapping[str, Any]) -> Hashable | None:
@@ -60,24 +80,34 @@ class StoreRecycler:
         return (args[0], shape) if math.prod(shape) > 1 else None
 
     def new_store(self, create: Callable[..., Any], args: Sequence[Any],
-                  kwargs: Mapping[str, Any]) -> tuple[Any, bool]:
+                  kwargs: Mapping[str, Any], site: Callable[[], Hashable | None]
+                  ) -> tuple[Any, bool]:
         """The store for `create_store(*args, **kwargs)` (`create` is Legate's) while tasks
         are recorded: a kept one where one is expected to become a temporary again, else a new
-        one; and whether it was kept."""
+        one; and whether it was kept. `site()`: the program's call site (looked up only for a
+        store that could be kept)."""
         kind = self.kind(args, kwargs)
         if kind is None:
             return create(*args, **kwargs), False
-        store = self.reuse(kind)
+        key = self._key(kind, site())
+        store = self.reuse(kind, key)
         reused = store is not None
         if store is None:
             store = create(*args, **kwargs)
-        self.note_created(store, kind)
+        self.note_created(store, kind, key)
         return store, reused
 
-    def reuse(self, kind: Hashable) -> Any | None:
-        """A kept store for the next `create_store` of this kind, when the store created at the
-        same position of the last window became a temporary; else None."""
-        if len(self.created) not in self._recycled_last:
+    def _key(self, kind: Hashable, site: Hashable | None) -> CreationKey:
+        if site == self._site:
+            self._in_a_row += 1
+        else:
+            self._site, self._in_a_row = site, 0
+        return kind, site, self._in_a_row
+
+    def reuse(self, kind: Hashable, key: CreationKey) -> Any | None:
+        """A kept store for the next `create_store` of this kind, when the store last made
+        where this one is (`key`) became a temporary; else None."""
+        if not self._became_temporary.get(key, False):
             return None
         kept = self._kept.get(kind)
         if not kept:
@@ -85,8 +115,8 @@ class StoreRecycler:
         self._kept_count -= 1
         return kept.popleft()[1]
 
-    def note_created(self, store: Any, kind: Hashable) -> None:
-        self.created[id(store)] = (store, kind, len(self.created))
+    def note_created(self, store: Any, kind: Hashable, key: CreationKey) -> None:
+        self.created[id(store)] = (store, kind, key)
 
     def held_numbers(self, index: Mapping[int, int]) -> list[int]:
         """The numbers (`index`: id(store) -> number) of the window's stores referenced here."""
@@ -99,12 +129,12 @@ class StoreRecycler:
             entry = self.created.get(id(store))
             if entry is None or entry[0] is not store:
                 continue
-            _, kind, position = entry
+            _, kind, key = entry
             self._kept.setdefault(kind, deque()).append((self._kept_ever, store))
             self._kept_count += 1
             self._kept_ever += 1
-            self._recycled_now.add(position)
-        while self._kept_count > MOST_KEPT:  # the store kept first goes
+            self._recycled_now.add(key)
+        while self._kept_count > self.most_kept:  # the store kept first goes
             oldest = min((kept for kept in self._kept.values() if kept), key=lambda k: k[0][0])
             oldest.popleft()
             self._kept_count -= 1
@@ -117,10 +147,22 @@ class StoreRecycler:
         plugin too)."""
         self.created.clear()
 
-    def window_flushed(self) -> None:
-        """The flushed window's stores are the program's (or freed) from now on."""
+    def window_flushed(self, held: Iterable[TaskRecord] = ()) -> None:
+        """The flushed window's stores are the program's (or freed) from now on, but those of
+        the tasks it keeps `held`, noted until they run; whether each store it ran became a
+        temporary is remembered by where the store was made."""
+        held_ids = {id(store) for record in held for store in record.stores}
+        still_held = {}
+        outcome = self._became_temporary
+        for number, entry in self.created.items():
+            if number in held_ids:
+                still_held[number] = entry
+            else:
+                outcome[entry[2]] = entry[2] in self._recycled_now
+        if len(outcome) > MOST_KEYS:
+            outcome.clear()
         self.release_created()
-        self._recycled_last = frozenset(self._recycled_now)
+        self.created.update(still_held)
         self._recycled_now = set()
 
     def clear(self) -> None:

@@ -220,10 +220,16 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a draw lifted from the lifting cache is still known to draw"),
     Mutation(
         "draws-setting", "legate_fuse/lift/random_draws.py",
-        "    return (current is not None and current.config.random and not machine_has_gpus()\n",
-        "    return (current is not None and not machine_has_gpus()\n",
+        "    return (current is not None and current.config.random and draws_possible()\n",
+        "    return (current is not None and draws_possible()\n",
         (f"{DRAWS}::test_the_setting_at_each_value",),
         "LEGATE_FUSE_RANDOM=0 leaves every draw to cuPyNumeric"),
+    Mutation(
+        "probe-at-first-task", "legate_fuse/window/runner.py",
+        "                    submit_probe(self.runtime())\n",
+        "                    pass\n",
+        (f"{DRAWS}::test_the_probe_runs_ahead_of_the_first_draw",),
+        "the generators' probe is submitted at the first task, not waited for at the first draw"),
     Mutation(
         "replay-store-numbers", "legate_fuse/plan/replay.py",
         "    key = (tuple(kinds), tuple(numbers)) if lazy else None\n",

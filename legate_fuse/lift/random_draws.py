@@ -28,27 +28,59 @@ from legate_fuse.lift.draw_args import draw_kind
 
 
 def draws_fusible() -> bool:
-    """Whether draws may be made inside fused tasks: asked for (LEGATE_FUSE_RANDOM), no GPUs,
-    fused tasks launched now run as one point, and cuPyNumeric's generators found as the fused
-    task reads them."""
+    """Whether draws may be made inside fused tasks: asked for (LEGATE_FUSE_RANDOM), possible
+    on this machine, and cuPyNumeric's generators found as the fused task reads them."""
     from legate_fuse import session
-    from legate_fuse.backend.launch import runs_one_point
 
     current = session.current()
-    return (current is not None and current.config.random and not machine_has_gpus()
-            and runs_one_point() and _generators_usable(current.runtime_proxy.unwrapped))
+    return (current is not None and current.config.random and draws_possible()
+            and _generators_usable(current.runtime_proxy.unwrapped))
+
+
+def draws_possible() -> bool:
+    """No GPUs, and fused tasks launched now run as one point."""
+    from legate_fuse.backend.launch import runs_one_point
+
+    return not machine_has_gpus() and runs_one_point()
+
+
+# The verdict store of the probe submitted at the program's first task (submit_probe), until
+# the first draw reads it.
+_submitted: list[Any] = []
+
+
+def submit_probe(runtime: Any) -> None:
+    """Submits the probe without waiting for it, at the program's first task. The first draw
+    reads its verdict at the first flush, by when it has run: a probe submitted only then
+    waits for every task submitted before it (a tenth of a second in a program whose first
+    window draws), inside whatever the program times."""
+    if not _submitted and _generators_usable.cache_info().currsize == 0:
+        verdict = _submit_probe(runtime)
+        if verdict is not None:
+            _submitted.append(verdict)
 
 
 @cache
 def _generators_usable(runtime: Any) -> bool:
-    """The probe (once per process): cuPyNumeric's random functions loaded, and a generator its
-    holder makes found and laid out as the fused task reads it (a task of the plugin's library,
-    submitted to Legate's own `runtime`, run on the CPU, whose one value is read here)."""
+    """The probe's verdict (once per process): cuPyNumeric's random functions loaded, and a
+    generator its holder makes found and laid out as the fused task reads it."""
+    verdict = _submitted.pop() if _submitted else _submit_probe(runtime)
+    if verdict is None:
+        return False
+    import numpy
+
+    allocation = verdict.get_physical_store().get_inline_allocation()
+    return bool(numpy.asarray(allocation)[0] == 1)
+
+
+def _submit_probe(runtime: Any) -> Any | None:
+    """The store the probe writes its verdict to (1: usable), None when cuPyNumeric's random
+    functions are not loaded: a task of the plugin's library, submitted to Legate's own
+    `runtime`, run on the CPU."""
     from legate_fuse import _tasks
 
     if not _tasks.random_draws_available():
-        return False
-    import numpy
+        return None
     from legate.core import broadcast, types
 
     from legate_fuse.backend import tasks
@@ -57,8 +89,7 @@ def _generators_usable(runtime: Any) -> bool:
     task = runtime.create_auto_task(tasks.library(), _tasks.RANDOM_PROBE_TASK_ID)
     task.add_constraint(broadcast(task.add_output(verdict)))
     task.execute()
-    allocation = verdict.get_physical_store().get_inline_allocation()
-    return bool(numpy.asarray(allocation)[0] == 1)
+    return verdict
 
 
 def lift_draw(record: TaskRecord, args: tuple[LiftedArg, ...]) -> LiftedTask | None:

@@ -99,6 +99,11 @@ class WindowRunner:
             from legate_fuse.backend import tasks
 
             tasks.library()
+            if self.config.random:
+                from legate_fuse.lift.random_draws import draws_possible, submit_probe
+
+                if draws_possible():
+                    submit_probe(self.runtime())
         except Exception as error:  # the plugin must never break the program
             self.warn_once(f"loading the fusion backend failed: {error!r}")
 

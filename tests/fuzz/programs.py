@@ -384,6 +384,13 @@ _SAMPLES = {"bool": [True, False], "int32": [-3, 2], "int64": [-3, 2], "float16"
             "float32": [-1.5, 2.0], "float64": [-1.5, 2.0]}
 
 
+def _dtype_unlike_numpy(op: str, dtype: numpy.dtype[Any]) -> bool:
+    """Whether cuPyNumeric 26.06's unary `op` of an array of `dtype` makes another dtype than
+    NumPy's, which the model follows: a clip of integers or booleans to fractional bounds stays
+    of their dtype (NumPy's is float64), so a later `floor` of it is the array itself."""
+    return op == "clip_fraction" and dtype.kind in "biu"
+
+
 @functools.cache
 def _result(kind: str, op: str, dtype: str, operand: Any) -> str | None:
     """The dtype of what an element-wise statement (`kind`, `op`) makes of an array of `dtype`
@@ -1154,7 +1161,8 @@ def _note(statement: Statement, before: dict[str, Value], entries: dict[str, _En
     named = [s for s in statement[1:] if isinstance(s, str) and s in before]
     device = all(entries[n].device for n in named)
     whole = kind not in ("view", "attach")
-    if kind == "unary" and _aliases(statement[1], before[statement[3]].data.dtype):
+    if kind == "unary" and (_aliases(statement[1], before[statement[3]].data.dtype)
+                            or _dtype_unlike_numpy(statement[1], before[statement[3]].data.dtype)):
         whole = False
     if kind == "numpy_out":
         device = False

@@ -83,4 +83,9 @@ REGRESSIONS: list[Program] = [
      ("numpy_out", "multiply", "a0", "a1", "a1"), ("binary", "minimum", "a5", "a4", "a4"),
      ("unary", "to_int32", "a5", "a5"), ("unary", "to_float64", "a5", "a5"),
      ("read", "index", "a5", 183)],
+    # The model expected clip and floor to fuse, but cuPyNumeric's clip of int32 to fractional
+    # bounds stays int32 (NumPy's is float64) and its floor is the array itself: one task.
+    [("setup", 1, (3, 257), ("bool", "bool", "int32", "bool", "bool", "bool")),
+     ("unary", "clip_fraction", "a0", "a2"), ("unary", "floor", "a0", "a0"),
+     ("read", "index", "a0", 0), ("unary", "absolute", "a0", "a0")],
 ]

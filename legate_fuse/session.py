@@ -253,7 +253,8 @@ class Session:
 
     def install_traces(self, module: ModuleType) -> None:
         if self.mode.mode is not Mode.OFF:
-            traces.install(module, self.flush, self.window.recycler.clear)
+            traces.install(module, self.flush, self.runner.entering_trace,
+                           self.runner.leaving_trace)
 
     def at_exit(self) -> None:
         self.flush("exit")

@@ -220,16 +220,16 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a draw lifted from the lifting cache is still known to draw"),
     Mutation(
         "draws-setting", "legate_fuse/lift/random_draws.py",
-        "    return (current is not None and current.config.random and draws_possible()\n",
-        "    return (current is not None and draws_possible()\n",
+        "current.config.random and draw_probe.draws_possible()",
+        "draw_probe.draws_possible()",
         (f"{DRAWS}::test_the_setting_at_each_value",),
         "LEGATE_FUSE_RANDOM=0 leaves every draw to cuPyNumeric"),
     Mutation(
-        "probe-at-first-task", "legate_fuse/window/runner.py",
-        "                    submit_probe(self.runtime())\n",
-        "                    pass\n",
+        "probe-as-fusion-starts", "legate_fuse/window/runner.py",
+        "            self.submit_draw_probe()\n",
+        "            pass\n",
         (f"{DRAWS}::test_the_probe_runs_ahead_of_the_first_draw",),
-        "the generators' probe is submitted at the first task, not waited for at the first draw"),
+        "the generators' probe is submitted as fusion starts, not waited for at the first draw"),
     Mutation(
         "replay-store-numbers", "legate_fuse/plan/replay.py",
         "    key = (tuple(kinds), tuple(numbers)) if lazy else None\n",
@@ -1242,12 +1242,26 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/unit/test_window.py::test_the_recycler_keeps_a_windows_temporaries",),
         "the recycler keeps as many stores as a window has tasks"),
     Mutation(
-        "trace-frees-kept-stores", "legate_fuse/session.py",
-        "traces.install(module, self.flush, self.window.recycler.clear)",
-        "traces.install(module, self.flush)",
+        "trace-frees-kept-stores", "legate_fuse/window/runner.py",
+        "            self.window.recycler.clear()\n",
+        "            pass\n",
         TRACES_AFTER_OTHER_WINDOWS,
         "entering a Legate trace frees the stores kept (Legion aborted a trace whose "
         "iterations issued different operations)"),
+    Mutation(
+        "trace-builds-kernels-first", "legate_fuse/backend/fuser.py",
+        "                                              or self.tracing > 0):\n",
+        "                                              ):\n",
+        ("tests/integration/test_traces.py::test_a_program_whose_first_tasks_are_in_a_trace",),
+        "inside a Legate trace, a kernel missing from the cache is built before its launch"),
+    Mutation(
+        "fusion-starts-at-first-store", "legate_fuse/capture/proxies.py",
+        "        if session.mode.mode is Mode.STARTING:\n            session.update_mode()\n"
+        "        if session.mode.records:  # the store of a temporary",
+        "        if session.mode.records:  # the store of a temporary",
+        ("tests/integration/test_traces.py::test_a_program_whose_first_tasks_are_in_a_trace",
+         f"{DRAWS}::test_the_probe_runs_ahead_of_the_first_draw"),
+        "fusion starts at the program's first store, not at its first task only"),
     Mutation(
         "created-store-not-kept-while-nothing-held", "legate_fuse/window/holding.py",
         "self._created = (store, len(self.tasks)) if self.tasks else None",

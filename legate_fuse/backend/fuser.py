@@ -61,6 +61,10 @@ class Fuser:
         # the launch waits for its kernel.
         self.jobs = jobs
         self.draws = draws or DrawOrder(runtime)  # fused random draws in program order
+        # Legate traces begun and not ended: in one, a kernel missing from the cache is built
+        # before its group's launch, so that every run of the trace issues the same operations
+        # (its first run unfused while the kernel compiled, Legion aborted the program).
+        self.tracing = 0
         # Registered with _tasks: id -> spec, in the order they were first built.
         self._kernels: dict[str, KernelSpec] = {}
 
@@ -118,7 +122,8 @@ class Fuser:
                     return unfused.ONE_POINT_ONLY
                 if kernel is not None and kernel.kernel_id not in self._kernels:
                     with self.clock.stage("kernel"):
-                        if not self._register(kernel, bytes_not_allocated >= WAIT_BYTES):
+                        if not self._register(kernel, bytes_not_allocated >= WAIT_BYTES
+                                              or self.tracing > 0):
                             return unfused.KERNEL_COMPILING
                 # Plain tuples in KernelArg's order: built for every argument of every launch.
                 args = [(stores[store], role, redop) for store, role, redop in step.args]

@@ -88,6 +88,12 @@ class RuntimeProxy:
     def create_store(self, *args: Any, **kwargs: Any) -> Any:
         session = self._session
         window = session.window
+        # Fusion starts at the program's first store or task, not at its first task only: a
+        # program whose first tasks run in a Legate trace, its arrays made before, then issues
+        # the same operations in each of the trace's runs (started inside it, the first run
+        # issued one operation more: Legion aborted the program).
+        if session.mode.mode is Mode.STARTING:
+            session.update_mode()
         if session.mode.records:  # the store of a temporary a fused task did not allocate?
             store, reused = window.recycler.new_store(self._runtime.create_store, args, kwargs,
                                                       self._store_site)

@@ -22,9 +22,11 @@ _MARK = "_legate_fuse_flushes"
 
 
 def install(module: ModuleType, flush: Callable[[str], None],
-            entering: Callable[[], None] = lambda: None) -> None:
-    """Replaces `module.Trace` by a subclass flushing the window on entry and exit (once), and
-    calling `entering` on entry, after the flush, before the trace begins."""
+            entering: Callable[[], None] = lambda: None,
+            leaving: Callable[[], None] = lambda: None) -> None:
+    """Replaces `module.Trace` by a subclass flushing the window on entry and exit (once),
+    calling `entering` on entry, after the flush, before the trace begins, and `leaving` after
+    the flush on exit."""
     original = getattr(module, "Trace", None)
     if original is None or getattr(original, _MARK, False):
         return
@@ -39,6 +41,7 @@ def install(module: ModuleType, flush: Callable[[str], None],
 
         def __exit__(self, *exc: Any) -> Any:
             flush("trace")
+            leaving()
             return super().__exit__(*exc)
 
     Trace.__name__ = Trace.__qualname__ = original.__name__

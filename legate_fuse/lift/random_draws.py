@@ -19,11 +19,9 @@ as dead (`LiftedTask.draws`), and the fuser keeps draws in program order across 
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any
-
+from legate_fuse.backend import draw_probe
 from legate_fuse.capture.task_record import TaskRecord
-from legate_fuse.lift.base import WRITE_WHOLE, LiftedArg, LiftedTask, machine_has_gpus
+from legate_fuse.lift.base import WRITE_WHOLE, LiftedArg, LiftedTask
 from legate_fuse.lift.draw_args import draw_kind
 
 
@@ -33,63 +31,8 @@ def draws_fusible() -> bool:
     from legate_fuse import session
 
     current = session.current()
-    return (current is not None and current.config.random and draws_possible()
-            and _generators_usable(current.runtime_proxy.unwrapped))
-
-
-def draws_possible() -> bool:
-    """No GPUs, and fused tasks launched now run as one point."""
-    from legate_fuse.backend.launch import runs_one_point
-
-    return not machine_has_gpus() and runs_one_point()
-
-
-# The verdict store of the probe submitted at the program's first task (submit_probe), until
-# the first draw reads it.
-_submitted: list[Any] = []
-
-
-def submit_probe(runtime: Any) -> None:
-    """Submits the probe without waiting for it, at the program's first task. The first draw
-    reads its verdict at the first flush, by when it has run: a probe submitted only then
-    waits for every task submitted before it (a tenth of a second in a program whose first
-    window draws), inside whatever the program times."""
-    if not _submitted and _generators_usable.cache_info().currsize == 0:
-        verdict = _submit_probe(runtime)
-        if verdict is not None:
-            _submitted.append(verdict)
-
-
-@cache
-def _generators_usable(runtime: Any) -> bool:
-    """The probe's verdict (once per process): cuPyNumeric's random functions loaded, and a
-    generator its holder makes found and laid out as the fused task reads it."""
-    verdict = _submitted.pop() if _submitted else _submit_probe(runtime)
-    if verdict is None:
-        return False
-    import numpy
-
-    allocation = verdict.get_physical_store().get_inline_allocation()
-    return bool(numpy.asarray(allocation)[0] == 1)
-
-
-def _submit_probe(runtime: Any) -> Any | None:
-    """The store the probe writes its verdict to (1: usable), None when cuPyNumeric's random
-    functions are not loaded: a task of the plugin's library, submitted to Legate's own
-    `runtime`, run on the CPU."""
-    from legate_fuse import _tasks
-
-    if not _tasks.random_draws_available():
-        return None
-    from legate.core import broadcast, types
-
-    from legate_fuse.backend import tasks
-
-    verdict = runtime.create_store(types.int32, shape=(1,))
-    task = runtime.create_auto_task(tasks.library(), _tasks.RANDOM_PROBE_TASK_ID)
-    task.add_constraint(broadcast(task.add_output(verdict)))
-    task.execute()
-    return verdict
+    return (current is not None and current.config.random and draw_probe.draws_possible()
+            and draw_probe.generators_usable(current.runtime_proxy.unwrapped))
 
 
 def lift_draw(record: TaskRecord, args: tuple[LiftedArg, ...]) -> LiftedTask | None:

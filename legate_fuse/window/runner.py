@@ -1,8 +1,8 @@
 """Runs each flushed window: planned, then its groups fused and everything else as built.
 
 The window's executor (holding.py). The planner and the backend are loaded on first use, or by
-`warm_up` at the first task; whatever fails inside the plugin, every task of the window runs,
-in order (those that have not run yet, as built), after one warning.
+`warm_up` as fusion starts (at the first store or task); whatever fails inside the plugin, every
+task of the window runs, in order (those that have not run yet, as built), after one warning.
 """
 
 from __future__ import annotations
@@ -91,21 +91,35 @@ class WindowRunner:
             return len(records)
 
     def warm_up(self) -> None:
-        """Loads the planner and the backend and registers the fused task's library now (at
-        the first task): at the first flush, their ~80 ms fell inside what a program timed."""
+        """Loads the planner and the backend and registers the fused task's library now (as
+        fusion starts): at the first flush, their ~80 ms fell inside what a program timed."""
         try:
             self.planner()
             self.fuser()
             from legate_fuse.backend import tasks
 
             tasks.library()
-            if self.config.random:
-                from legate_fuse.lift.random_draws import draws_possible, submit_probe
-
-                if draws_possible():
-                    submit_probe(self.runtime())
+            self.submit_draw_probe()
         except Exception as error:  # the plugin must never break the program
             self.warn_once(f"loading the fusion backend failed: {error!r}")
+
+    def entering_trace(self) -> None:
+        """Before a trace begins: no store kept for the program's next ones, which would differ
+        between the trace's runs, and kernels built before their launch until it ends."""
+        if self.window is not None:
+            self.window.recycler.clear()
+        self.fuser().tracing += 1
+
+    def leaving_trace(self) -> None:
+        self.fuser().tracing = max(0, self.fuser().tracing - 1)
+
+    def submit_draw_probe(self) -> None:
+        """Submits the probe of cuPyNumeric's generators (backend/draw_probe.py) where draws
+        may be fused."""
+        if self.config.random:
+            from legate_fuse.backend import draw_probe
+
+            draw_probe.submit(self.runtime())
 
     def fuser(self) -> Any:
         if self._fuser is None:

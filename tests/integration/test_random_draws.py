@@ -222,18 +222,17 @@ def test_the_setting_at_each_value(setting: str, unfused: int) -> None:
     assert "fused launches: 0" not in result.stdout
 
 
-# The probe of cuPyNumeric's generators: how many were submitted ahead by the first task, then
+# The probe of cuPyNumeric's generators: how many were submitted ahead by the first store, then
 # whether the first draw, lifted at the window's flush, took that one (none left, none run).
 _PROBED = """
 import cupynumeric as np, legate_fuse
-from legate_fuse.lift import random_draws
-ones = np.ones(10) + 1.0  # the first task
-print("submitted at the first task:", len(random_draws._submitted))
-submitted = random_draws._submit_probe
-random_draws._submit_probe = lambda runtime: print("probe submitted at the draw")
+from legate_fuse.backend import draw_probe
+ones = np.ones(10)  # the first store
+print("submitted at the first store:", len(draw_probe._submitted))
+draw_probe._submit = lambda runtime: print("probe submitted at the draw")
 x = float((np.random.default_rng(4).random(1000) * 2.0).sum())
-print("left:", len(random_draws._submitted), "verdicts read:",
-      random_draws._generators_usable.cache_info().currsize)
+print("left:", len(draw_probe._submitted), "verdicts read:",
+      draw_probe.generators_usable.cache_info().currsize)
 print("unfused draws:", legate_fuse.stats()["unfused"].get("cupynumeric.BITGENERATOR", {})
       .get("tasks", 0))
 """
@@ -241,13 +240,13 @@ print("unfused draws:", legate_fuse.stats()["unfused"].get("cupynumeric.BITGENER
 
 @pytest.mark.parametrize("setting,submitted", [("1", 1), ("0", 0)])
 def test_the_probe_runs_ahead_of_the_first_draw(setting: str, submitted: int) -> None:
-    """Submitted when the program's first task starts fusion, the probe has run by the first
+    """Submitted when the program's first store starts fusion, the probe has run by the first
     flush, whose first draw reads its verdict without waiting: submitted at that draw, it waited
     for every task before it (a tenth of a second, inside what the LSTM examples time). With
     draws left to cuPyNumeric (LEGATE_FUSE_RANDOM=0), no probe runs."""
     result = run([sys.executable, "-c", _PROBED], LEGATE_FUSE="1", LEGATE_FUSE_RANDOM=setting)
     assert result.returncode == 0, result.stderr[-3000:]
-    assert f"submitted at the first task: {submitted}" in result.stdout, result.stdout
+    assert f"submitted at the first store: {submitted}" in result.stdout, result.stdout
     assert "probe submitted at the draw" not in result.stdout
     assert f"left: 0 verdicts read: {submitted}" in result.stdout, result.stdout
     assert f"unfused draws: {1 - submitted}" in result.stdout, result.stdout

@@ -4,6 +4,7 @@ With tasks held across the boundary, a loop body in a trace hung the process."""
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Any
 
 import cupynumeric as num
@@ -88,3 +89,40 @@ def test_a_trace_after_a_loop_whose_temporaries_stores_were_kept(session: Sessio
             e = blend(num, a, e)
         expected = blend(numpy, values, expected)
     numpy.testing.assert_array_equal(numpy.asarray(e), expected)
+
+
+# A program whose first tasks run in a trace: its arrays are made (filled, no task) before it.
+# Fusion starts at the first store, so that the trace's first run issues what the others do
+# (started at the first task, inside the trace, its first run issued one operation more:
+# Legion aborted the program, "Trace violation"). The kernel cache is empty: inside a trace, a
+# kernel is built before its group's launch (its first run unfused while the kernel compiled
+# in the background, the program aborted: a read of a field taken as never written).
+FIRST_TASKS_IN_A_TRACE = """
+import cupynumeric as num
+import legate_fuse
+import numpy
+from legate.core._lib.experimental.trace import Trace
+from legate_fuse.backend import draw_probe
+
+a, e = num.ones(1000), num.zeros(1000)
+print("probes submitted before the trace:", len(draw_probe._submitted))
+for _ in range(4):
+    with Trace(12):
+        e = (a + 1.0) * 2.0 + e * 0.5
+expected = numpy.zeros(1000)
+for _ in range(4):
+    expected = (numpy.ones(1000) + 1.0) * 2.0 + expected * 0.5
+assert numpy.asarray(e).tobytes() == expected.tobytes()
+print("fused launches:", legate_fuse.stats()["fused_launches"])
+"""
+
+
+def test_a_program_whose_first_tasks_are_in_a_trace(tmp_path: Path) -> None:
+    result = run([sys.executable, "-c", FIRST_TASKS_IN_A_TRACE], timeout=300, LEGATE_FUSE="1",
+                 LEGATE_FUSE_PAYOFF="0", LEGATE_FUSE_COMPILE="background",
+                 LEGATE_FUSE_CACHE_DIR=str(tmp_path / "kernels"))
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "fused launches: 4" in result.stdout, result.stdout
+    # The generators' probe, submitted as fusion starts, before the trace: in its first run
+    # only, it would be an operation the later runs do not issue.
+    assert "probes submitted before the trace: 1" in result.stdout, result.stdout

@@ -1197,8 +1197,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the fused task takes over once its kernel is ready"),
     Mutation(
         "background-big-groups-wait", "legate_fuse/backend/fuser.py",
-        "self._register(kernel, bytes_not_allocated >= WAIT_BYTES)",
-        "self._register(kernel)",
+        "self._register(kernel, bytes_not_allocated >= WAIT_BYTES\n",
+        "self._register(kernel, False\n",
         (f"{BACKGROUND}::test_a_group_whose_temporaries_take_much_memory_waits_for_its_kernel",),
         "a group whose temporaries take WAIT_BYTES or more waits for its kernel: run as built, "
         "its window would hold them all at once"),
@@ -1578,8 +1578,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a fused task names its kernel by a hash of its specification alone (rank-independent)"),
     Mutation(
         "trace-boundary-flush", "legate_fuse/capture/traces.py",
-        '            flush("trace")\n            return super().__exit__(*exc)\n',
-        "            return super().__exit__(*exc)\n",
+        '            flush("trace")\n            leaving()\n',
+        "            leaving()\n",
         ("tests/integration/test_traces.py",),
         "the tasks created in a Legate trace are issued before it ends"),
     Mutation(

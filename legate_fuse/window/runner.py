@@ -111,7 +111,7 @@ class WindowRunner:
         self.fuser().tracing += 1
 
     def leaving_trace(self) -> None:
-        self.fuser().tracing = max(0, self.fuser().tracing - 1)
+        self.fuser().tracing -= 1
 
     def submit_draw_probe(self) -> None:
         """Submits the probe of cuPyNumeric's generators (backend/draw_probe.py) where draws

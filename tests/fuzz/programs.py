@@ -1161,9 +1161,10 @@ def _note(statement: Statement, before: dict[str, Value], entries: dict[str, _En
     named = [s for s in statement[1:] if isinstance(s, str) and s in before]
     device = all(entries[n].device for n in named)
     whole = kind not in ("view", "attach")
-    if kind == "unary" and (_aliases(statement[1], before[statement[3]].data.dtype)
-                            or _dtype_unlike_numpy(statement[1], before[statement[3]].data.dtype)):
-        whole = False
+    if kind == "unary":
+        source = before[statement[3]].data.dtype
+        if _aliases(statement[1], source) or _dtype_unlike_numpy(statement[1], source):
+            whole = False
     if kind == "numpy_out":
         device = False
     elif kind in ("attach", "solve", "sort", "gather", "compress", "axis_reduce", "matmul"):

@@ -31,6 +31,10 @@ def parse_args(description: str, size: int, iterations: int) -> argparse.Namespa
                         help="check the answer against NumPy on a small size and exit")
     parser.add_argument("--numpy", action="store_true",
                         help="run with NumPy instead of cuPyNumeric (the peer users start from)")
+    parser.add_argument("--read-every", type=int, default=0, metavar="N",
+                        help="a stepped application reads one value of its answer back every "
+                        "N steps, as a progress print or a convergence test would (default: "
+                        "only at the end)")
     return parser.parse_args()
 
 
@@ -130,8 +134,18 @@ def stepped_app(name: str, doc: str, initial: Callable[[Any, int], State],
         return
     xp = array_module(args)
     n = args.size
-    seconds, checksum = timed(lambda s: step(xp, s), initial(xp, n),
-                              lambda s: float(xp.sum(answer(s))), args.iterations, args.warmup)
+    steps = [0]
+
+    def stepped(state: State) -> State:
+        state = step(xp, state)
+        steps[0] += 1
+        if args.read_every and steps[0] % args.read_every == 0:
+            value = answer(state)
+            float(value[(0,) * value.ndim])
+        return state
+
+    seconds, checksum = timed(stepped, initial(xp, n), lambda s: float(xp.sum(answer(s))),
+                              args.iterations, args.warmup)
     extra = {"ideal_bytes": ideal_bytes(n)} if ideal_bytes is not None else {}
     if ideal_flops is not None:
         extra["ideal_flops"] = ideal_flops(n)

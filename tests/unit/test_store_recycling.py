@@ -172,3 +172,73 @@ def test_past_the_bound_the_stores_kept_first_go() -> None:
     assert recycler._kept_count == recycling.MOST_KEPT
     assert [store for _, store in recycler._kept[kind((7,))]] == old[2:]
     assert recycler.reuse(kind(), (kind(), "a line", 0)) is new[0]
+
+
+def ran(recycler: StoreRecycler, sites: list[str], names: list[str],
+        shared: tuple[str, ...] = (), free: tuple[str, ...] = (),
+        earlier_free: tuple[Any, ...] = ()) -> list[Any]:
+    """A window that makes a store at each of `sites` (a new one named from `names` unless a
+    kept one is given) and runs: those named in `shared` ran in another array's memory, those in
+    `free` have memory free at its end (the plan's free_at_end), as have `earlier_free` (made
+    in an earlier window). Returns the stores given."""
+    given = []
+    for site, name in zip(sites, names, strict=True):
+        got, _ = recycler.new_store(lambda *args, name=name, **kwargs: Store(name), (FLOAT64,),
+                                    {"shape": (1000,), "optimize_scalar": True},
+                                    lambda site=site: site)
+        given.append(got)
+    recycler.note_shared(s for s in given if getattr(s, "name", "") in shared)
+    recycler.keep_with_memory([*(s for s in given if getattr(s, "name", "") in free),
+                               *earlier_free])
+    recycler.window_flushed()
+    return given
+
+
+def test_the_memory_a_window_leaves_free_goes_where_a_store_had_memory_of_its_own() -> None:
+    """s ran in another array's memory, r had memory of its own (the program kept it), f's
+    memory was free at the end: the next window's r, not its s, takes f."""
+    recycler = StoreRecycler()
+    first = ran(recycler, ["s", "r", "f"], ["s1", "r1", "f1"], shared=("s1",), free=("f1",))
+    second = ran(recycler, ["s", "r", "f"], ["s2", "r2", "f2"])
+    assert [store.name for store in second] == ["s2", "f1", "f2"]
+    assert second[1] is first[2]
+
+
+def test_a_line_that_makes_a_store_every_step_is_told_apart_by_how_often() -> None:
+    """A window of three steps, each making a at one line and b at another: every store ran
+    in another's memory but the last step's a, the result the program keeps. The next window's
+    last a takes the memory left free, not the first a made at that line."""
+    recycler = StoreRecycler()
+    sites = ["a", "b"] * 3
+    free = SimpleNamespace(transformed=False, unbound=False, shape=(1000,), type=FLOAT64)
+    ran(recycler, sites, ["a1", "b1", "a2", "b2", "a3", "b3"],
+        shared=("a1", "b1", "a2", "b2", "b3"), earlier_free=(free,))
+    second = ran(recycler, sites, ["A1", "B1", "A2", "B2", "A3", "B3"])
+    assert second[4] is free
+    assert [store.name for store in second if store is not free] == ["A1", "B1", "A2", "B2", "B3"]
+
+
+def test_memory_nobody_took_is_let_go_at_the_next_flush() -> None:
+    """Kept until the next flush only: held on, memory no new store asked for would stay taken
+    from Legate window after window."""
+    recycler = StoreRecycler()
+    ran(recycler, ["r"], ["r1"], free=("r1",))
+    assert sum(map(len, recycler._with_memory.values())) == 1
+    ran(recycler, ["elsewhere"], ["x1"])
+    assert not recycler._with_memory
+    ran(recycler, ["r"], ["r2"], free=("r2",))
+    recycler.clear()  # (entering a trace, at exit)
+    assert not recycler._with_memory
+
+
+def test_memory_of_a_store_made_in_an_earlier_window_is_kept_by_its_kind() -> None:
+    """The result of the window before, read in this one and let go: kept as the kind a
+    `create_store` call would have made; never a view, an unbound store or a single element."""
+    recycler = StoreRecycler()
+    earlier = SimpleNamespace(transformed=False, unbound=False, shape=(1000,), type=FLOAT64)
+    recycler.keep_with_memory([earlier])
+    assert list(recycler._with_memory[kind()]) == [earlier]
+    view = SimpleNamespace(transformed=True, unbound=False, shape=(1000,), type=FLOAT64)
+    one = SimpleNamespace(transformed=False, unbound=False, shape=(1,), type=FLOAT64)
+    assert recycling.whole_kind(view) is None and recycling.whole_kind(one) is None
+    assert recycling.whole_kind(Store("not a store")) is None

@@ -576,19 +576,19 @@ MUTATIONS: tuple[Mutation, ...] = (
         "spares no array of a window took are let go after it, not handed on (share_storage)"),
     Mutation(
         "spares-carried", "legate_fuse/window/runner.py",
-        "            self._spares = [stores[n] for n in plan.free_at_end]\n",
-        "            self._spares = []\n",
+        "                    self._spares = [planned.stores[n] for n in planned.plan."
+        "free_at_end]\n",
+        "                    self._spares = []\n",
         ("tests/integration/test_shared_storage.py::test_a_cut_window_leaves_the_memory_it_let_"
          "go_to_the_next",),
         "a cut window leaves the memory it let go to the next window's plan (runner)"),
     Mutation(
         "spares-after-a-cut-only", "legate_fuse/window/runner.py",
-        "        if self.window.held_back:\n",
-        "        if True:\n",
+        "                if self.window.held_back:\n",
+        "                if True:\n",
         ("tests/integration/test_shared_storage.py::test_a_cut_window_leaves_the_memory_it_let_"
          "go_to_the_next",),
-        "only a cut window gives the memory it let go to the next window's plan; any other to "
-        "the next window's new stores (runner)"),
+        "only a cut window keeps the memory it let go; any other gives it to Legate (runner)"),
     Mutation(
         "shared-memory-first-access-writes", "src/cpp/analysis/storage_sharing.cc",
         "          use.first_access_writes = writes && !other;\n",
@@ -1213,8 +1213,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "temporary is ever eliminated)"),
     Mutation(
         "recycled-only-where-a-temporary-was", "legate_fuse/window/recycling.py",
-        "        if not self._became_temporary.get(key, False):\n",
-        "        if False:\n",
+        "        if not self._became_temporary.get(key, False):\n            return None\n",
+        "",
         ("tests/unit/test_store_recycling.py",
          f"{RECYCLING}::"
          "test_a_loop_hands_its_temporaries_stores_back_and_its_results_keep_their_memory"),
@@ -1241,44 +1241,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         "        self.recycler = StoreRecycler()",
         ("tests/unit/test_window.py::test_the_recycler_keeps_a_windows_temporaries",),
         "the recycler keeps as many stores as a window has tasks"),
-    Mutation(
-        "memory-kept-for-next-window", "legate_fuse/window/runner.py",
-        "            recycler.keep_with_memory(stores[n] for n in plan.free_at_end)\n",
-        "            recycler.keep_with_memory(())\n",
-        (f"{RECYCLING}::test_a_loop_read_every_few_steps_writes_no_new_memory",),
-        "the memory a window not cut leaves free goes to the next window's new stores made "
-        "where a store had memory of its own (runner)"),
-    Mutation(
-        "memory-by-occurrence", "legate_fuse/window/recycling.py",
-        "        occurrence = self._made_at.get(key, 0)\n",
-        "        occurrence = 0\n",
-        ("tests/unit/test_store_recycling.py::test_a_line_that_makes_a_store_every_step_is_told_"
-         "apart_by_how_often",),
-        "stores made at one line are told apart by how many were made there since the flush "
-        "(only a loop window's last step keeps its memory)"),
-    Mutation(
-        "shared-stores-take-no-memory", "legate_fuse/window/recycling.py",
-        "            if temporary or occurrence in self._shared_now:\n",
-        "            if temporary:\n",
-        ("tests/unit/test_store_recycling.py::test_the_memory_a_window_leaves_free_goes_where_a_"
-         "store_had_memory_of_its_own",),
-        "a store that ran in another's memory is not given memory the next time"),
-    Mutation(
-        "untaken-memory-let-go", "legate_fuse/window/recycling.py",
-        "        self._let_go_with_memory()\n        count = 0\n",
-        "        count = 0\n",
-        ("tests/unit/test_store_recycling.py::test_memory_nobody_took_is_let_go_at_the_next_"
-         "flush",),
-        "memory kept at a flush that no new store took goes back to Legate at the next"),
-    Mutation(
-        "memory-kept-by-kind", "legate_fuse/window/recycling.py",
-        "            kind = entry[1] if entry is not None and entry[0] is store else "
-        "whole_kind(store)\n",
-        "            kind = entry[1] if entry is not None and entry[0] is store else None\n",
-        ("tests/unit/test_store_recycling.py::test_memory_of_a_store_made_in_an_earlier_window_"
-         "is_kept_by_its_kind",
-         f"{RECYCLING}::test_a_loop_read_every_few_steps_writes_no_new_memory"),
-        "the memory of a store made in an earlier window is kept too, by its kind"),
     Mutation(
         "trace-frees-kept-stores", "legate_fuse/window/runner.py",
         "            self.window.recycler.clear()\n",

@@ -27,18 +27,6 @@ only once a fused task ran in place of every task that wrote them: nothing in Le
 them, and the analysis found the program cannot reach them (their one reference is here). The
 stores of tasks a cut window keeps held stay noted as created: they are kept, or not, when
 those tasks run.
-
-Memory goes the same way. A window holding several steps of a loop runs their arrays in the
-memory of its first ones (analysis/storage_sharing.h), and only the last step's results, which
-the program keeps, need memory of their own. Made last in the window, they took Legate's last
-free fields, without memory, while fields with memory went to arrays that ran in another's
-memory: a shallow-water loop read back every few steps wrote three new arrays of 8 MB at every
-window. So the stores whose memory a window leaves free (the plan's `free_at_end`: the program
-let them go, and no task held touches them) are kept too, until the next flush, and handed to
-the next window's new stores made where a store had memory of its own last time: at the same
-creation key, as often made there since the flush (a loop's windows of several steps make a
-store at one line once a step, and only the last step's keeps its memory). Those nobody took go
-back to Legate at the next flush.
 """
 
 from __future__ import annotations
@@ -59,8 +47,6 @@ MOST_KEYS = 4096
 # Where a store was made: its kind, the program's call site (None: no frame of the program) and
 # its count among the stores made in a row at that site.
 CreationKey = tuple[Hashable, Hashable | None, int]
-# A creation key and how many stores were made at it before, since the window's last flush.
-Occurrence = tuple[CreationKey, int]
 
 
 class StoreRecycler:
@@ -70,7 +56,7 @@ class StoreRecycler:
         # window was last flushed, and each of the tasks it keeps held: a reference, so that
         # the id stays the store's (counted as a reference the window holds when the analysis
         # asks what the program can reach).
-        self.created: dict[int, tuple[Any, Hashable, CreationKey, int]] = {}
+        self.created: dict[int, tuple[Any, Hashable, CreationKey]] = {}
         # Per kind, the stores kept, each with the number of stores kept before it.
         self._kept: dict[Hashable, deque[tuple[int, Any]]] = {}
         self._kept_count = 0
@@ -79,14 +65,6 @@ class StoreRecycler:
         # that did so far in the window being flushed.
         self._became_temporary: dict[CreationKey, bool] = {}
         self._recycled_now: set[CreationKey] = set()
-        # Per kind, stores with memory the last window left free, in the order kept; the
-        # occurrences whose store had memory of its own last time (neither a temporary nor run
-        # in another's memory); those that ran in another's memory in the window being flushed;
-        # how many stores were made at each creation key since the last flush.
-        self._with_memory: dict[Hashable, deque[Any]] = {}
-        self._needs_memory: set[Occurrence] = set()
-        self._shared_now: set[Occurrence] = set()
-        self._made_at: dict[CreationKey, int] = {}
         # The call site of the store made last, and how many were made there in a row.
         self._site: Hashable | None = None
         self._in_a_row = 0
@@ -112,13 +90,11 @@ class StoreRecycler:
         if kind is None:
             return create(*args, **kwargs), False
         key = self._key(kind, site())
-        occurrence = self._made_at.get(key, 0)
-        self._made_at[key] = occurrence + 1
-        store = self.reuse(kind, key, occurrence)
+        store = self.reuse(kind, key)
         reused = store is not None
         if store is None:
             store = create(*args, **kwargs)
-        self.note_created(store, kind, key, occurrence)
+        self.note_created(store, kind, key)
         return store, reused
 
     def _key(self, kind: Hashable, site: Hashable | None) -> CreationKey:
@@ -128,15 +104,10 @@ class StoreRecycler:
             self._site, self._in_a_row = site, 0
         return kind, site, self._in_a_row
 
-    def reuse(self, kind: Hashable, key: CreationKey, occurrence: int = 0) -> Any | None:
-        """A kept store for the next `create_store` of this kind: one never allocated when the
-        store last made where this one is (`key`) became a temporary; one with memory when the
-        one made there as often before had memory of its own; else None."""
+    def reuse(self, kind: Hashable, key: CreationKey) -> Any | None:
+        """A kept store for the next `create_store` of this kind, when the store last made
+        where this one is (`key`) became a temporary; else None."""
         if not self._became_temporary.get(key, False):
-            if (key, occurrence) in self._needs_memory:
-                with_memory = self._with_memory.get(kind)
-                if with_memory:
-                    return with_memory.popleft()
             return None
         kept = self._kept.get(kind)
         if not kept:
@@ -144,9 +115,8 @@ class StoreRecycler:
         self._kept_count -= 1
         return kept.popleft()[1]
 
-    def note_created(self, store: Any, kind: Hashable, key: CreationKey,
-                     occurrence: int = 0) -> None:
-        self.created[id(store)] = (store, kind, key, occurrence)
+    def note_created(self, store: Any, kind: Hashable, key: CreationKey) -> None:
+        self.created[id(store)] = (store, kind, key)
 
     def held_numbers(self, index: Mapping[int, int]) -> list[int]:
         """The numbers (`index`: id(store) -> number) of the window's stores referenced here."""
@@ -159,7 +129,7 @@ class StoreRecycler:
             entry = self.created.get(id(store))
             if entry is None or entry[0] is not store:
                 continue
-            _, kind, key, _ = entry
+            _, kind, key = entry
             self._kept.setdefault(kind, deque()).append((self._kept_ever, store))
             self._kept_count += 1
             self._kept_ever += 1
@@ -169,36 +139,6 @@ class StoreRecycler:
             oldest.popleft()
             self._kept_count -= 1
 
-    def note_shared(self, stores: Iterable[Any]) -> None:
-        """`stores` ran in the memory of other arrays of the window, none of their own."""
-        for store in stores:
-            entry = self.created.get(id(store))
-            if entry is not None and entry[0] is store:
-                self._shared_now.add((entry[2], entry[3]))
-
-    def keep_with_memory(self, stores: Iterable[Any]) -> None:
-        """Keeps `stores` (whole, Legate's own, unreachable by the program, their memory free
-        once the flushed window has run: made in this window or an earlier one) for the next
-        window's stores made where one had memory of its own; first lets go, in the order
-        kept, those kept at the last flush that nobody took."""
-        self._let_go_with_memory()
-        count = 0
-        for store in stores:
-            entry = self.created.get(id(store))
-            kind = entry[1] if entry is not None and entry[0] is store else whole_kind(store)
-            if kind is None:
-                continue
-            if count == self.most_kept:
-                break
-            self._with_memory.setdefault(kind, deque()).append(store)
-            count += 1
-
-    def _let_go_with_memory(self) -> None:
-        for kept in self._with_memory.values():
-            while kept:
-                kept.popleft()
-        self._with_memory.clear()
-
     def release_created(self) -> None:
         """Drops the references to the stores created since the last flush, at every flush
         (also of an empty window): held on, those the program let go would be freed only at
@@ -206,7 +146,6 @@ class StoreRecycler:
         trace did not record (an array let go inside a trace aborts a program without the
         plugin too)."""
         self.created.clear()
-        self._made_at.clear()
 
     def window_flushed(self, held: Iterable[TaskRecord] = ()) -> None:
         """The flushed window's stores are the program's (or freed) from now on, but those of
@@ -214,24 +153,17 @@ class StoreRecycler:
         temporary is remembered by where the store was made."""
         held_ids = {id(store) for record in held for store in record.stores}
         still_held = {}
-        outcome, needs_memory = self._became_temporary, self._needs_memory
+        outcome = self._became_temporary
         for number, entry in self.created.items():
             if number in held_ids:
                 still_held[number] = entry
-                continue
-            key, occurrence = entry[2], (entry[2], entry[3])
-            outcome[key] = temporary = key in self._recycled_now
-            if temporary or occurrence in self._shared_now:
-                needs_memory.discard(occurrence)
             else:
-                needs_memory.add(occurrence)
+                outcome[entry[2]] = entry[2] in self._recycled_now
         if len(outcome) > MOST_KEYS:
             outcome.clear()
-        if len(needs_memory) > MOST_KEYS:
-            needs_memory.clear()
         self.release_created()
         self.created.update(still_held)
-        self._recycled_now, self._shared_now = set(), set()
+        self._recycled_now = set()
 
     def clear(self) -> None:
         """Frees every kept store, in the order kept: at exit (no store of the plugin outlives
@@ -242,22 +174,9 @@ class StoreRecycler:
         never written. Freed there, the trace's new stores get what Legate would give them
         without the plugin; stores kept inside a trace are freed at the next one's entry."""
         self.window_flushed()
-        self._let_go_with_memory()
         # Last kept first in the list: clearing a list drops its items from the end.
         kept = sorted((entry for stores in self._kept.values() for entry in stores),
                       key=lambda entry: entry[0], reverse=True)
         self._kept.clear()
         self._kept_count = 0
         kept.clear()
-
-
-def whole_kind(store: Any) -> Hashable | None:
-    """The kind (StoreRecycler.kind) of a store a `create_store` call could have made: neither
-    a view nor unbound, more than one element; None for any other."""
-    try:
-        if store.transformed or store.unbound:
-            return None
-        shape = tuple(store.shape)
-        return (store.type, shape) if math.prod(shape) > 1 else None
-    except (AttributeError, TypeError, ValueError):
-        return None

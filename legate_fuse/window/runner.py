@@ -66,7 +66,9 @@ class WindowRunner:
                                                           why)
             else:
                 program_error = self.fuser().execute(planned, done, flush_reason)
-                self._recycle(planned)
+                self.window.recycler.keep(planned.stores[n] for n in planned.unallocated)
+                if self.window.held_back:
+                    self._spares = [planned.stores[n] for n in planned.plan.free_at_end]
         except Exception as error:  # the plugin must never break the program
             self.warn_once(f"running a window failed, running the rest unfused: {error!r}")
             left = [r for r, ran in zip(records, done, strict=True) if not ran]
@@ -78,23 +80,6 @@ class WindowRunner:
             return
         if program_error is not None:
             raise program_error
-
-    def _recycle(self, planned: Any) -> None:
-        """Hands the stores of the window that ran on to the program's next new stores
-        (window/recycling.py): those of its eliminated temporaries, and those whose memory it
-        leaves free; that memory to the next window's plan instead when tasks stay held (a cut
-        window), whose arrays were made while it was held. (Handed to new stores after a cut
-        too, the memory went where the store made at the same place had had memory of its own
-        in a window that began at another step: a shallow-water loop held more.)"""
-        assert self.window is not None
-        recycler, stores, plan = self.window.recycler, planned.stores, planned.plan
-        recycler.keep(stores[n] for n in planned.unallocated)
-        recycler.note_shared(stores[store] for store, _ in plan.shared_storage)
-        if self.window.held_back:
-            self._spares = [stores[n] for n in plan.free_at_end]
-            recycler.keep_with_memory(())
-        else:
-            recycler.keep_with_memory(stores[n] for n in plan.free_at_end)
 
     def choose_cut(self, records: Sequence[TaskRecord]) -> int:
         """How many tasks of a full window to run: at least half, where the fewest bytes cross

@@ -34,6 +34,8 @@ class Stats:
     # the fused launches whose kernels ran in parts on them.
     kernel_threads: int = 1
     split_kernel_runs: int = 0
+    # Random draws of fused tasks made in parts on those threads (tasks/draw_in_parts.h).
+    split_draw_runs: int = 0
     # Tasks of call sites whose tasks are not lifted, built at once (capture/call_sites.py).
     tasks_built_at_once: int = 0
     # Measuring whether fusion pays (mode/payoff.py): rounds decided, of which running
@@ -74,6 +76,7 @@ class Stats:
             "kernels_compiling": self.kernels_compiling,
             "kernel_threads": self.kernel_threads,
             "split_kernel_runs": self.split_kernel_runs,
+            "split_draw_runs": self.split_draw_runs,
             "tasks_built_at_once": self.tasks_built_at_once,
             "payoff_rounds": self.payoff_rounds,
             "payoff_rounds_unfused": self.payoff_rounds_unfused,

@@ -245,6 +245,7 @@ class Session:
         from legate_fuse.lift import task_name_of
 
         self.stats.split_kernel_runs = _tasks.split_kernel_runs()
+        self.stats.split_draw_runs = _tasks.split_draw_runs()
         return {"mode": self.mode.mode.value, **self.stats.as_dict(),
                 "mode_seconds": self.mode.seconds_by_mode(), "mode_reasons": self.mode.reasons(),
                 "unfused": unfused.report(self.stats.unfused, task_name_of,

@@ -225,6 +225,17 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{DRAWS}::test_the_setting_at_each_value",),
         "LEGATE_FUSE_RANDOM=0 leaves every draw to cuPyNumeric"),
     Mutation(
+        "draw-parts-weyl-jump", "src/cpp/tasks/xorwow.cc",
+        "  state.d += static_cast<std::uint32_t>(steps * kWeyl);\n", "",
+        (f"{DRAWS}::test_draws_in_parts_give_the_numbers_of_one_call",),
+        "a draw's part starts from the generator's state at its first value, Weyl sequence "
+        "included"),
+    Mutation(
+        "draw-parts-kept-value", "src/cpp/tasks/draw_in_parts.cc",
+        "  if (parts < 2 || keeps_a_value(state, one.kept)) {\n", "  if (parts < 2) {\n",
+        (f"{DRAWS}::test_draws_in_parts_give_the_numbers_of_one_call",),
+        "a normal draw that starts from a value kept in the generator's state is one call"),
+    Mutation(
         "probe-as-fusion-starts", "legate_fuse/window/runner.py",
         "            self.submit_draw_probe()\n",
         "            pass\n",

@@ -2,6 +2,7 @@
 // kernels written here in the generated kernels' calling convention: every element computed
 // once, a part's corner moved with it, reductions through partials giving the same bits
 // whatever the number of threads, and ordered folds through stages giving the bits of one pass.
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -256,6 +257,24 @@ LF_TEST(only_a_kernel_marked_to_split_runs_on_helpers)
   KernelThreads::instance().set_threads(1);
   LF_CHECK(element_wise_is_right(3000, 301, 1));
   LF_CHECK_EQ(KernelThreads::instance().split_runs(), before + 1);
+}
+
+LF_TEST(run_each_runs_every_part_once_whatever_the_threads)
+{
+  for (const int threads : {1, 2, 3, 8}) {
+    KernelThreads::instance().set_threads(threads);
+    for (const std::int64_t parts : {1, 2, 5, 64}) {
+      std::vector<std::atomic<int>> runs(static_cast<std::size_t>(parts));
+      const auto before = KernelThreads::instance().split_runs();
+      KernelThreads::instance().run_each(
+          parts, [&](std::int64_t part) { runs[static_cast<std::size_t>(part)].fetch_add(1); });
+      for (const auto& count : runs) {
+        LF_CHECK_EQ(count.load(), 1);
+      }
+      LF_CHECK_EQ(KernelThreads::instance().split_runs(), before);  // not a kernel's parts
+    }
+  }
+  KernelThreads::instance().set_threads(1);
 }
 
 LF_TEST(each_part_gets_its_own_corner)

@@ -86,6 +86,7 @@ def small_kernel_parts() -> Iterator[None]:
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     COUNTS["fused kernels run in parts on several threads"] = _tasks.split_kernel_runs()
+    COUNTS["random draws made in parts on several threads"] = _tasks.split_draw_runs()
     if COUNTS:
         terminalreporter.write_line("fuzz: " + ", ".join(f"{k} {v}" for k, v in
                                                            sorted(COUNTS.items())))

@@ -6,7 +6,7 @@ draws of one generator kept in program order whoever runs them."""
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import cupynumeric as np
@@ -14,6 +14,7 @@ import numpy
 import pytest
 
 import legate_fuse
+from legate_fuse import _tasks
 from legate_fuse.backend import fuser
 from legate_fuse.draw_order import DrawOrder
 from legate_fuse.plan.summary import PlanSummary
@@ -275,3 +276,47 @@ def test_a_draw_into_a_view_stays_cupynumeric_s(always_fuse: Any,
 
     run_both(program)
     assert fused_draws(plans) == 1
+
+
+@pytest.fixture
+def draws_in_small_parts() -> Iterator[int]:
+    """Draws of a few hundred values made in parts on two threads, as a large one is (parts of
+    at least 16 values rather than 65,536); yields the count of draws split before the test."""
+    threads, least = _tasks.kernel_threads(), _tasks.kernel_part_elements()
+    _tasks.set_kernel_threads(2)
+    _tasks.set_kernel_part_elements(16)
+    yield _tasks.split_draw_runs()
+    _tasks.set_kernel_threads(threads)
+    _tasks.set_kernel_part_elements(least)
+
+
+def test_draws_in_parts_give_the_numbers_of_one_call(always_fuse: Any, plans: list[PlanSummary],
+                                                     draws_in_small_parts: int) -> None:
+    """Every kind of draw, split at part boundaries of the generator's stream: each part from
+    the state at its first value (tasks/draw_in_parts.h). Odd counts of normal values keep the
+    second of a pair in the generator's state, so the next normal draw starts with it (made by
+    one call), and the one after, from the start of a pair again, in parts."""
+    assert _tasks.draws_in_parts_match_one_call()
+
+    def program() -> list[Any]:
+        g = np.random.default_rng(21)
+        bits = np.random.XORWOW(seed=22)
+        return [g.random(1001) * 2.0,
+                g.normal(0.5, 2.0, size=333) + 1.0,  # odd: the second of its last pair kept
+                g.normal(size=421) - 1.0,  # the kept value, then 210 pairs: one call
+                g.normal(size=(20, 25)) * 3.0,  # nothing kept: in parts
+                g.random(999, dtype=np.float32) + 1.0,
+                g.normal(size=777, dtype=np.float32) * 2.0,
+                g.normal(size=400, dtype=np.float32) * 2.0,  # from a kept value: one call
+                g.integers(-50, 1000, size=555, dtype=np.int16) * 2,
+                g.integers(-50, 1000, size=(31, 17), dtype=np.int32) * 2,
+                g.integers(-50, 10**12, size=401, dtype=np.int64) - 1,
+                g.lognormal(0.1, 0.7, size=301) * 3.0,
+                bits.lognormal(0.0, 1.0, (19, 19), dtype=np.float32) + 1.0,
+                bits.random_raw(999) ^ 7,
+                g.random(64) + 0.5]  # the generator goes on where one call leaves it
+
+    run_both(program)
+    assert fused_draws(plans) >= 13
+    # All but the two draws that start from a kept normal value.
+    assert _tasks.split_draw_runs() - draws_in_small_parts >= 12

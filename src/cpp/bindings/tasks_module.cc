@@ -7,6 +7,7 @@
 #include "runtime/kernel_abi.h"
 #include "runtime/kernel_registry.h"
 #include "runtime/kernel_threads.h"
+#include "tasks/draw_in_parts.h"
 #include "tasks/library.h"
 #include "tasks/products.h"
 #include "tasks/random_draws.h"
@@ -64,6 +65,11 @@ PYBIND11_MODULE(_tasks, m)
   m.def(
       "split_kernel_runs", []() { return legate_fuse::KernelThreads::instance().split_runs(); },
       "Fused CPU kernels run in parts on several threads so far, in this process");
+  m.def("draws_in_parts_match_one_call", &legate_fuse::draws_in_parts_match_one_call,
+        "Whether random draws made in parts give exactly the numbers and the generator state of "
+        "one call of cuPyNumeric's random library here (checked once; only then are they split)");
+  m.def("split_draw_runs", &legate_fuse::split_draw_runs,
+        "Random draws of fused tasks made in parts on several threads so far, in this process");
   m.def(
       "cuda_device_arch",
       []() {

@@ -127,6 +127,21 @@ void KernelThreads::run(const KernelCall& call)
   }
 }
 
+void KernelThreads::run_each(std::int64_t parts, const std::function<void(std::int64_t)>& each)
+{
+  Job job;
+  job.each  = &each;
+  job.parts = {1, parts};
+  job.taken = std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(parts));
+  std::unique_lock<std::mutex> busy{busy_, std::defer_lock};
+  if (parts > 1 && threads_.load() > 1 && busy.try_lock()) {
+    job.threads = threads_.load();
+    run_on_helpers(job);
+  } else {
+    run_parts(job, 0);
+  }
+}
+
 void KernelThreads::run_ordered(Job& job)
 {
   const KernelCall& call  = *job.call;
@@ -245,7 +260,9 @@ void KernelThreads::run_on_helpers(Job& job)
   std::unique_lock<std::mutex> lock{mutex_};
   job_ = nullptr;
   done_.wait(lock, [&] { return working_ == 0; });
-  split_runs_.fetch_add(1);
+  if (job.each == nullptr) {
+    split_runs_.fetch_add(1);
+  }
 }
 
 void KernelThreads::work(Job& job, int index)
@@ -264,14 +281,23 @@ void KernelThreads::run_parts(Job& job, int index)
   if (index >= job.threads) {
     return;  // a helper beyond this job's threads
   }
+  const std::int64_t all        = job.parts.parts;
+  const std::int64_t first_part = all * index / job.threads;
+  if (job.each != nullptr) {
+    for (std::int64_t step = 0; step < all; ++step) {
+      const std::int64_t part = (first_part + step) % all;
+      if (!job.taken[static_cast<std::size_t>(part)].exchange(true)) {
+        (*job.each)(part);
+      }
+    }
+    return;
+  }
   std::vector<legate_fuse_array> arrays;
   std::vector<std::int64_t> extents;
   std::vector<char> scalars;
   const KernelCall& call = *job.call;
-  const std::int64_t all = job.parts.parts;
   const std::size_t bytes =
       static_cast<std::size_t>(call.kernel.partial_count) * LEGATE_FUSE_PARTIAL_SLOT;
-  const std::int64_t first_part = all * index / job.threads;
   for (std::int64_t step = 0; step < all; ++step) {
     const std::int64_t part = (first_part + step) % all;
     if (job.taken[static_cast<std::size_t>(part)].exchange(true)) {

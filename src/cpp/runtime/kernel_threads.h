@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -61,6 +62,13 @@ class KernelThreads {
 
   void run(const KernelCall& call);
 
+  // Runs `each(part)` for every part in [0, parts), on this thread and the helpers while they
+  // are free, else on this thread alone; returns once every part has run. Parts may run in any
+  // order and on any thread: each must depend on its index alone (a random draw's parts, each
+  // from the generator's state at its start), and must not throw (a helper cannot pass an
+  // exception on).
+  void run_each(std::int64_t parts, const std::function<void(std::int64_t)>& each);
+
   // Kernel calls whose parts ran on more than one thread so far (statistics and tests).
   [[nodiscard]] std::uint64_t split_runs() const { return split_runs_.load(); }
 
@@ -89,6 +97,7 @@ class KernelThreads {
 
   struct Job {
     const KernelCall* call{};
+    const std::function<void(std::int64_t)>* each{};  // run_each's parts, instead of a call
     RowParts parts{};
     std::int64_t rows{};
     char* partials{};  // partial_count slots per part, or null

@@ -1,7 +1,5 @@
 #include "tasks/random_draws.h"
 
-#include <dlfcn.h>
-
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -10,19 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "tasks/draw_in_parts.h"
+#include "tasks/randutil.h"
+
 namespace legate_fuse {
-namespace {
-
-constexpr char kSoname[] = "libcupynumeric.so";  // cuPyNumeric's library, as loaded
-// BitGeneratorImplBody<VariantKind::CPU>::get_generator_map(): the generators of the calling
-// processor (created empty on its first call), and generator_map<VariantKind::CPU>::create(id,
-// type, seed, flags): a generator made as its BITGENERATOR task makes one on a first draw.
-constexpr char kGeneratorMap[] =
-    "_ZN11cupynumeric20BitGeneratorImplBodyILNS_11VariantKindE0EE17get_generator_mapEv";
-constexpr char kCreate[] =
-    "_ZN11cupynumeric13generator_mapILNS_11VariantKindE0EE6createEjNS_16BitGeneratorTypeEmj";
-
-using RandutilGenerator = void*;
 
 // cuPyNumeric's CURANDGenerator (random/bitgenerator_curand.inl): a class with virtual
 // functions whose members follow its vtable pointer: randutil's generator, the seed, the
@@ -40,75 +29,7 @@ struct GeneratorMapView {
   std::map<std::uint32_t, GeneratorView*> generators;
 };
 
-using GetGeneratorMap = GeneratorMapView& (*)();
-using CreateGenerator = void (*)(GeneratorMapView* self, std::uint32_t id, std::uint32_t type,
-                                 std::uint64_t seed, std::uint32_t flags);
-using CreateHost  = int (*)(RandutilGenerator* generator, std::int32_t rng_type, std::uint64_t seed,
-                            std::uint64_t processor, std::uint32_t flags);
-using Destroy     = int (*)(RandutilGenerator generator);
-using GenerateRaw = int (*)(RandutilGenerator generator, std::uint32_t* out, std::size_t n);
-template <typename T>
-using Generate = int (*)(RandutilGenerator generator, T* out, std::size_t n, T first, T second);
-
-struct Randutil {
-  GetGeneratorMap generator_map{};
-  CreateGenerator create{};
-  CreateHost create_host{};
-  Destroy destroy{};
-  GenerateRaw raw{};
-  Generate<std::int16_t> integers16{};
-  Generate<std::int32_t> integers32{};
-  Generate<std::int64_t> integers64{};
-  Generate<float> uniform32{};
-  Generate<double> uniform64{};
-  Generate<float> normal32{};
-  Generate<double> normal64{};
-  Generate<float> lognormal32{};
-  Generate<double> lognormal64{};
-
-  [[nodiscard]] bool complete() const
-  {
-    return generator_map != nullptr && create != nullptr && create_host != nullptr &&
-           destroy != nullptr && raw != nullptr && integers16 != nullptr && integers32 != nullptr &&
-           integers64 != nullptr && uniform32 != nullptr && uniform64 != nullptr &&
-           normal32 != nullptr && normal64 != nullptr && lognormal32 != nullptr &&
-           lognormal64 != nullptr;
-  }
-};
-
-template <typename F>
-void find(void* library, const char* name, F& function)
-{
-  function = reinterpret_cast<F>(dlsym(library, name));
-}
-
-// Looked up once: the library already loaded (RTLD_NOLOAD), never loaded here.
-const Randutil& randutil()
-{
-  static const Randutil found = [] {
-    Randutil result;
-    void* library = dlopen(kSoname, RTLD_NOW | RTLD_NOLOAD);
-    if (library == nullptr) {
-      return result;
-    }
-    find(library, kGeneratorMap, result.generator_map);
-    find(library, kCreate, result.create);
-    find(library, "randutilCreateGeneratorHost", result.create_host);
-    find(library, "randutilDestroyGenerator", result.destroy);
-    find(library, "randutilGenerateRawUInt32", result.raw);
-    find(library, "randutilGenerateIntegers16", result.integers16);
-    find(library, "randutilGenerateIntegers32", result.integers32);
-    find(library, "randutilGenerateIntegers64", result.integers64);
-    find(library, "randutilGenerateUniformEx", result.uniform32);
-    find(library, "randutilGenerateUniformDoubleEx", result.uniform64);
-    find(library, "randutilGenerateNormalEx", result.normal32);
-    find(library, "randutilGenerateNormalDoubleEx", result.normal64);
-    find(library, "randutilGenerateLogNormalEx", result.lognormal32);
-    find(library, "randutilGenerateLogNormalDoubleEx", result.lognormal64);
-    return result;
-  }();
-  return found;
-}
+namespace {
 
 // cuRAND's type for cuPyNumeric's BitGeneratorType (random/curand_help.h); -1 for the types
 // randutil does not make on a CPU.
@@ -117,7 +38,7 @@ std::int32_t curand_type(std::uint32_t generator_type)
   switch (generator_type) {
     case 0:  // DEFAULT
     case 1:  // XORWOW
-      return 101;
+      return kCurandXorwow;
     case 2:  // MRG32K3A
       return 121;
     case 5:  // PHILOX4_32_10
@@ -149,14 +70,6 @@ RandutilGenerator generator_of(const Randutil& functions, std::uint32_t id, std:
     return nullptr;
   }
   return view.generator;
-}
-
-void check(int status)
-{
-  if (status != 0) {
-    throw std::runtime_error("legate-fuse: cuPyNumeric's random library failed: status " +
-                             std::to_string(status));
-  }
 }
 
 // Fills the block of `out` in row-major order: where the block is dense in that order, in
@@ -204,14 +117,6 @@ void fill_block(const legate::PhysicalStore& out, const Fill& fill)
   legate::dim_dispatch(std::max(1, out.dim()), FillBlock<T, Fill>{}, out, fill);
 }
 
-template <typename T>
-void draw_two(const legate::PhysicalStore& out, RandutilGenerator generator, Generate<T> generate,
-              T first, T second)
-{
-  fill_block<T>(
-      out, [&](T* data, std::size_t n) { check(generate(generator, data, n, first, second)); });
-}
-
 std::atomic<std::uint32_t> next_probe_id{0xFFFFFFFFU};
 
 }  // namespace
@@ -229,45 +134,32 @@ void draw_random(const Draw& draw, const legate::PhysicalStore& out)
   if (generator == nullptr) {
     throw std::runtime_error("legate-fuse: cuPyNumeric's generator not found as expected");
   }
-  const auto f0 = static_cast<float>(draw.reals[0]);
-  const auto f1 = static_cast<float>(draw.reals[1]);
+  // The block's values, of the draw's type, in one call of randutil or in parts.
+  const auto fill = [&](auto* data, std::size_t n) {
+    draw_values(functions, generator, curand_type(draw.generator_type), draw, data, n);
+  };
   switch (draw.kind) {
     case DrawKind::Raw:
-      fill_block<std::uint32_t>(out, [&](std::uint32_t* data, std::size_t n) {
-        check(functions.raw(generator, data, n));
-      });
+      fill_block<std::uint32_t>(out, fill);
       return;
     case DrawKind::Integers16:
-      draw_two<std::int16_t>(out, generator, functions.integers16,
-                             static_cast<std::int16_t>(draw.integers[0]),
-                             static_cast<std::int16_t>(draw.integers[1]));
+      fill_block<std::int16_t>(out, fill);
       return;
     case DrawKind::Integers32:
-      draw_two<std::int32_t>(out, generator, functions.integers32,
-                             static_cast<std::int32_t>(draw.integers[0]),
-                             static_cast<std::int32_t>(draw.integers[1]));
+      fill_block<std::int32_t>(out, fill);
       return;
     case DrawKind::Integers64:
-      draw_two<std::int64_t>(out, generator, functions.integers64, draw.integers[0],
-                             draw.integers[1]);
+      fill_block<std::int64_t>(out, fill);
       return;
     case DrawKind::Uniform32:
-      draw_two<float>(out, generator, functions.uniform32, f0, f1);
+    case DrawKind::Normal32:
+    case DrawKind::LogNormal32:
+      fill_block<float>(out, fill);
       return;
     case DrawKind::Uniform64:
-      draw_two<double>(out, generator, functions.uniform64, draw.reals[0], draw.reals[1]);
-      return;
-    case DrawKind::Normal32:
-      draw_two<float>(out, generator, functions.normal32, f0, f1);
-      return;
     case DrawKind::Normal64:
-      draw_two<double>(out, generator, functions.normal64, draw.reals[0], draw.reals[1]);
-      return;
-    case DrawKind::LogNormal32:
-      draw_two<float>(out, generator, functions.lognormal32, f0, f1);
-      return;
     case DrawKind::LogNormal64:
-      draw_two<double>(out, generator, functions.lognormal64, draw.reals[0], draw.reals[1]);
+      fill_block<double>(out, fill);
       return;
   }
   throw std::runtime_error("legate-fuse: an unknown kind of random draw");

@@ -236,6 +236,17 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{DRAWS}::test_draws_in_parts_give_the_numbers_of_one_call",),
         "a normal draw that starts from a value kept in the generator's state is one call"),
     Mutation(
+        "draw-pays-alone", "legate_fuse/plan/replay.py",
+        "        return pays_alone(records[lifted.index(True)])\n", "        return False\n",
+        (f"{DRAWS}::test_a_large_draw_alone_runs_fused_in_parts",),
+        "a large draw alone in its window runs fused, in parts"),
+    Mutation(
+        "draw-only-task-counts-as-fused", "legate_fuse/plan/planner.py",
+        "            if step.kind == \"fused\" and not step.kernel_error:",
+        "            if step.kind == \"fused\" and step.kernel is not None:",
+        (f"{DRAWS}::test_a_large_draw_alone_runs_fused_in_parts",),
+        "a fused task that only draws counts as fused for its program line"),
+    Mutation(
         "probe-as-fusion-starts", "legate_fuse/window/runner.py",
         "            self.submit_draw_probe()\n",
         "            pass\n",

@@ -15,9 +15,10 @@ from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.lift.base import READ, REDUCE, WRITE, LiftedArg, LiftedTask
 
 __all__ = ["LIBRARIES", "READ", "REDUCE", "WRITE", "LiftedArg", "LiftedTask", "lazy_task_ids",
-           "lift", "runtime_scalar", "task_name", "task_name_of"]
+           "lift", "pays_alone", "runtime_scalar", "task_name", "task_name_of"]
 
-# Legate library name -> the module that lifts its tasks (`lift(record)`, `task_names()`).
+# Legate library name -> the module that lifts its tasks (`lift(record)`, `pays_alone(record)`,
+# `task_names()`, ...).
 # Imported when a task of the library is first lifted: a lifting module imports Legate, which
 # must not be loaded before the program loads it.
 LIBRARIES = {"cupynumeric": "legate_fuse.lift.cupynumeric"}
@@ -80,6 +81,14 @@ def _lift(record: TaskRecord) -> LiftedTask | None:
     lifting = library_lifting(record.library_name)
     lifted: LiftedTask | None = lifting.lift(record) if lifting is not None else None
     return lifted
+
+
+def pays_alone(record: TaskRecord) -> bool:
+    """Whether `record`, lifted, runs faster as a fused task of its own than as its library
+    built it, when no other lifted task is in its window to fuse with (its library's lifting
+    says: cuPyNumeric's large random draws, made in parts on several threads)."""
+    lifting = library_lifting(record.library_name)
+    return lifting is not None and bool(lifting.pays_alone(record))
 
 
 def runtime_scalar(record: TaskRecord, index: int) -> bytes:

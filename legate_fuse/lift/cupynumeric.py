@@ -289,3 +289,10 @@ def lift(record: TaskRecord) -> LiftedTask | None:
     # argmin/argmax: the kernel's fold is faster than cuPyNumeric's (1e6 x 8: 8 against 42 ms).
     return LiftedTask(op=op, args=args, aligned=_aligned(record),
                       fused_alone=op.startswith("UNARY_RED.ARG"))
+
+
+def pays_alone(record: TaskRecord) -> bool:
+    """Whether the lifted task runs faster fused alone than as cuPyNumeric built it: a large
+    random draw, which the fused task makes in parts on several threads."""
+    return (codes().task_kinds.get(record.task_id) == "BITGENERATOR"
+            and random_draws.draw_pays_alone(record))

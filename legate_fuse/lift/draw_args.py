@@ -64,6 +64,14 @@ def draw_kind(record: TaskRecord, result_type: str) -> int | None:
     return kind
 
 
+def generator_type(record: TaskRecord) -> str | None:
+    """The name of the draw's generator type (cuPyNumeric's BitGeneratorType), if it has one."""
+    scalars = record.scalars()
+    if len(scalars) < 3 or not isinstance(scalars[2], int):
+        return None
+    return _enums()[3].get(int(scalars[2]))
+
+
 def draw_words(record: TaskRecord) -> list[int]:
     """The draw as the fused task's layout states it after its result (src/cpp/tasks/layout.h):
     kind, generator id, type, flags, seed, two reals, two integers; 64-bit values as two int32

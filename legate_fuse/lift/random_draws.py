@@ -22,7 +22,11 @@ from __future__ import annotations
 from legate_fuse.backend import draw_probe
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.lift.base import WRITE_WHOLE, LiftedArg, LiftedTask
-from legate_fuse.lift.draw_args import draw_kind
+from legate_fuse.lift.draw_args import draw_kind, generator_type
+
+# Generator types whose draws a fused task makes in parts (cuRAND's XORWOW, cuPyNumeric's
+# default).
+SPLIT_GENERATORS = frozenset({"DEFAULT", "XORWOW"})
 
 
 def draws_fusible() -> bool:
@@ -48,3 +52,16 @@ def lift_draw(record: TaskRecord, args: tuple[LiftedArg, ...]) -> LiftedTask | N
         return None
     return LiftedTask("BITGENERATOR", (LiftedArg(result.store, WRITE_WHOLE),), aligned=True,
                       fused_alone=True, draws=True)
+
+
+def draw_pays_alone(record: TaskRecord) -> bool:
+    """Whether a lifted draw with no other lifted task in its window runs faster as a fused task
+    of its own than as cuPyNumeric built it: the fused task draws in parts on the kernel
+    threads (src/cpp/tasks/draw_in_parts.h) where cuPyNumeric's draws in one call on one core.
+    Only from a XORWOW generator, with more than one kernel thread, a block of at least two
+    parts, and once the check that parts give one call's numbers has passed."""
+    from legate_fuse import _tasks
+
+    return (generator_type(record) in SPLIT_GENERATORS and _tasks.kernel_threads() > 1
+            and record.args[0].store.volume >= 2 * _tasks.kernel_part_elements()
+            and _tasks.draws_in_parts_match_one_call())

@@ -112,7 +112,7 @@ class Planner:
         fused: set[int] = set()
         for step in steps:
             fused.update(step.dead_tasks)
-            if step.kind == "fused" and step.kernel is not None:
+            if step.kind == "fused" and not step.kernel_error:  # (a task of draws has none)
                 fused.update(step.tasks)
         for number, record in enumerate(records):
             site, kind = record.site, (record.library_name, record.task_id)
@@ -189,7 +189,7 @@ class Planner:
             encoded_records, window = cut_window
             if len(encoded_records) == len(records) and all(
                     a is b for a, b in zip(encoded_records, records, strict=True)):
-                return window if window.encoding.worth_planning(prefix) else None
+                return window if window.encoding.worth_planning(records, prefix) else None
         return self.encode(records, prefix)
 
     def encode(self, records: Sequence[TaskRecord], prefix: int | None = None
@@ -213,7 +213,7 @@ class Planner:
                 for record, lifted in zip(records, encoding.lifted, strict=True):
                     if record.site is not None:
                         self._note_site(record, lifted)
-            if not encoding.worth_planning(prefix):
+            if not encoding.worth_planning(records, prefix):
                 return None
         with self.clock.stage("encode"):
             return self._described(records, stream, encoding)

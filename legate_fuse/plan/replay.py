@@ -24,6 +24,7 @@ from typing import Any
 
 from legate_fuse import _core
 from legate_fuse.capture.task_record import TaskRecord
+from legate_fuse.lift import pays_alone
 
 # Streams remembered; past this many (a program generating ever new windows), forgotten.
 MOST_STREAMS = 1024
@@ -52,10 +53,15 @@ class Encoding:
     # two per argument (the record's list of stores and its StoreArg).
     held: tuple[int, ...]
 
-    def worth_planning(self, prefix: int | None = None) -> bool:
-        """Whether fusion could change how the first `prefix` tasks (all by default) run:
-        only if two of them are lifted (a group has two)."""
-        return sum(self.lifted[:prefix]) >= 2
+    def worth_planning(self, records: Sequence[TaskRecord], prefix: int | None = None) -> bool:
+        """Whether fusion could change how the first `prefix` of `records` (all by default)
+        run: only if two of them are lifted (a group has two), or one, a random draw that runs
+        faster fused alone (in parts on several threads)."""
+        lifted = self.lifted[:prefix]
+        count = sum(lifted)
+        if count != 1:
+            return count >= 2
+        return pays_alone(records[lifted.index(True)])
 
 
 def read_stream(records: Sequence[TaskRecord]) -> Stream:

@@ -320,3 +320,24 @@ def test_draws_in_parts_give_the_numbers_of_one_call(always_fuse: Any, plans: li
     assert fused_draws(plans) >= 13
     # All but the two draws that start from a kept normal value.
     assert _tasks.split_draw_runs() - draws_in_small_parts >= 12
+
+
+def test_a_large_draw_alone_runs_fused_in_parts(always_fuse: Any, plans: list[PlanSummary],
+                                                draws_in_small_parts: int) -> None:
+    """A draw read back at once has nothing to fuse with: still, one of at least two parts
+    runs as a fused task of its own, made in parts on several threads where cuPyNumeric's task
+    draws in one call (lift/random_draws.py: draw_pays_alone), at every iteration of a loop (its
+    program line counts as fused); a smaller one runs as built."""
+    def program() -> list[Any]:
+        g = np.random.default_rng(23)
+        first = 0.0
+        for _ in range(6):
+            large = g.random(1000)
+            first += float(large[0])  # the window ends with the draw alone
+        small = g.random(20)  # below two parts of 16 values
+        second = float(small[0])
+        return [large, small, g.random(100) * first + second]
+
+    run_both(program)
+    assert fused_draws(plans) == 7
+    assert _tasks.split_draw_runs() - draws_in_small_parts == 7

@@ -247,6 +247,19 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{DRAWS}::test_a_large_draw_alone_runs_fused_in_parts",),
         "a fused task that only draws counts as fused for its program line"),
     Mutation(
+        "vector-form-slower-verdict", "legate_fuse/backend/vector_math.py",
+        "            output.write_text(f\"{SLOWER}:\\n{ran.stdout}\")\n",
+        "            output.write_text(PASSED)\n",
+        ("tests/unit/test_vector_math.py::"
+         "test_a_vector_form_slower_than_the_library_here_is_not_used",),
+        "a vector form slower than the C library on this machine is not used"),
+    Mutation(
+        "vector-form-timed", "src/cpp/codegen/vector_checks.cc",
+        "  return vector < library ? 0 : 3;", "  return 0;",
+        ("tests/unit/test_vector_math.py::"
+         "test_a_vector_form_slower_than_the_library_here_is_not_used",),
+        "a vector form's check times it against the C library"),
+    Mutation(
         "probe-as-fusion-starts", "legate_fuse/window/runner.py",
         "            self.submit_draw_probe()\n",
         "            pass\n",

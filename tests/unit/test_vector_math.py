@@ -108,13 +108,35 @@ def glibc_with_fma() -> bool:
 
 @pytest.mark.parametrize("function", vector_math.FUNCTIONS)
 def test_the_vector_forms_round_as_this_machines_c_library(tmp_path: Path, function: str) -> None:
-    """On the machines the tests run on (glibc, FMA), each check passes: a vector form that
-    stopped agreeing with the library (a changed operation, bound or table entry) fails it."""
+    """On the machines the tests run on (glibc, FMA), each form rounds as the library (used or
+    not: only where it is also faster here): a vector form that stopped agreeing with the
+    library (a changed operation, bound or table entry) fails its check."""
     if not glibc_with_fma():
         pytest.skip("not glibc's libm on a CPU with FMA")
+    assert rounds_as_the_library(function, tmp_path)
+
+
+def rounds_as_the_library(function: str, tmp_path: Path) -> bool:
+    return verdict_of(vector_math.check_source(function), tmp_path).startswith(vector_math.PASSED)
+
+
+def test_a_vector_form_slower_than_the_library_here_is_not_used(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check times the form as kernels call it against the library, on this machine: one
+    made slower (three more library calls per value in its timed loop) rounds as before but
+    is not used (without AVX-512, the expm1 and tanh forms are slower than glibc's)."""
+    source = vector_math.check_source("exp")
+    timed = "out[i] = lf_exp_common(x[i]);"
+    assert timed in source
+    slowed = source.replace(timed, "out[i] = lf_exp_common(x[i]) + 0.0 * (exp(x[i] + 1.0) + "
+                                   "exp(x[i] + 2.0) + exp(x[i] + 3.0));", 1)
+    assert verdict_of(slowed, tmp_path / "alone").startswith(vector_math.SLOWER)
+    monkeypatch.setattr(vector_math, "check_source", lambda function: slowed)
     vector_math._verdicts.clear()
     try:
-        assert vector_math.vector_form_available(function, tmp_path, "cc")
+        assert vector_math.vector_form_available("exp", tmp_path, "cc") is False
+        assert "#define LF_VECTOR_EXP 0" in vector_math.kernel_prelude(STAGED.render_c(),
+                                                                       tmp_path, "cc")
     finally:
         vector_math._verdicts.clear()
 
@@ -197,7 +219,7 @@ def test_the_check_finds_a_log_that_rounds_differently(tmp_path: Path) -> None:
 def test_kernels_agree_with_and_without_the_vector_forms(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, available: bool
 ) -> None:
-    if available and not all(vector_math.vector_form_available(f, tmp_path / "check", "cc")
+    if available and not all(rounds_as_the_library(f, tmp_path / f"check-{f}")
                              for f in vector_math.FUNCTIONS):
         pytest.skip("a vector form does not round as this machine's C library")
     monkeypatch.setattr(vector_math, "vector_form_available", lambda *_: available)

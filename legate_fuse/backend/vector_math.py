@@ -8,9 +8,10 @@ file (libm_tables.py).
 This is checked, not assumed: for each function, a program that compares the two on millions
 of inputs is compiled with the kernels' compiler and flags and run once per machine, compiler
 and C library, when a kernel first calls that function; its verdict is cached beside the
-kernels. The same program then times both on those inputs: a form is used only where it is
-also faster than the library on this machine (not everywhere: without AVX-512, the loops of
-the expm1 and tanh forms stay scalar and take twice the library's time). A kernel's source gets `#define LF_VECTOR_<FUNCTION>` 1 or 0 in front of it (its
+kernels. The same program then times both, on values off the special paths: a form is used
+only where it is also faster than the library on this machine (not everywhere: without
+AVX-512, the loops of the expm1 and tanh forms stay scalar and take twice the library's
+time). A kernel's source gets `#define LF_VECTOR_<FUNCTION>` 1 or 0 in front of it (its
 function's verdict) and, where 1, the function's table.
 """
 

@@ -41,12 +41,7 @@ FLAGS = ("-O3", "-march=native", "-fPIC", "-shared", "-std=c11",
          # a*b+c into one fused multiply-add, no fast-math.
          "-ffp-contract=off", "-fno-fast-math",
          # Only lets sqrt become one (vectorisable) instruction: no one reads errno.
-         "-fno-math-errno",
-         # No one reads the floating-point exception flags either: lets GCC compute both sides
-         # of a choice and keep one (every value rounds as before). Without AVX-512's masked
-         # instructions, GCC otherwise left the loops of the expm1 and tanh forms scalar, each
-         # lane taking every path: 4x slower than vectorised on an AVX2 CPU.
-         "-fno-trapping-math")
+         "-fno-math-errno")
 LIBRARIES = ("-lm",)
 C_FORMAT = f"abi{_core.KERNEL_ABI_VERSION}-c{_core.C_RENDERER_VERSION}"
 

@@ -265,6 +265,23 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_vector_form_slower_than_the_library_here_is_not_used",),
         "a vector form's check times it against the C library"),
     Mutation(
+        "vector-forms-blend", "src/cpp/codegen/c_vector_math.cc",
+        "#define LF_BLEND(mask, a, b) lf_double(lf_bits(b) ^ ((lf_bits(a) ^ lf_bits(b)) &"
+        " (mask)))",
+        "#define LF_BLEND(mask, a, b) lf_double((lf_bits(a) & (mask)) | (lf_bits(b) &"
+        " ~(mask)))",
+        ("tests/unit/test_vector_loops.py::test_the_vector_forms_loops_vectorise[expm1-haswell]",),
+        "the expm1 and tanh forms choose by blending bits, so that their loops vectorise on AVX2"),
+    Mutation(
+        "vector-forms-blend-float32", "src/cpp/codegen/c_vector_math.cc",
+        "#define LF_SELECT32(mask, a, b) lf_float(lf_fbits(b) ^ ((lf_fbits(a) ^ lf_fbits(b)) &"
+        " (mask)))",
+        "#define LF_SELECT32(mask, a, b) lf_float((lf_fbits(a) & (mask)) | (lf_fbits(b) &"
+        " ~(mask)))",
+        ("tests/unit/test_vector_loops.py::test_the_vector_forms_loops_vectorise[expm1f-"
+         "haswell]",),
+        "float32 forms choose by blending bits, so that their loops vectorise on AVX2"),
+    Mutation(
         "probe-as-fusion-starts", "legate_fuse/window/runner.py",
         "            self.submit_draw_probe()\n",
         "            pass\n",

@@ -11,9 +11,9 @@ namespace {
 // compiled code fuses with the add or subtract using it is an fma here (GCC fuses a product
 // whose every use is an addition); the others are rounded on their own. A vector lane computes
 // both reductions and every formula and keeps one, chosen by masks (a branch would stop GCC
-// from vectorising the loop). The common path is |x| in [2^-54, 709.78), but not
-// x <= -56 ln2, where the library returns -1; the rest (and NaN, infinities) goes to the
-// library's own function.
+// from vectorising the loop; LF_BLEND, not LF_SELECT: see c_vector_math.cc). The common path
+// is |x| in [2^-54, 709.78), but not x <= -56 ln2, where the library returns -1; the rest (and
+// NaN, infinities) goes to the library's own function.
 //
 // tanh(x), as glibc's __tanh (built without FMA: no operation is fused) computes it for
 // 2^-55 <= |x| < 22: 1 - 2 / (expm1(2|x|) + 2) from |x| = 1 on, -t / (t + 2) with
@@ -35,13 +35,13 @@ LF_INLINE double lf_expm1_common(double x)
   const uint64_t reduced = LF_MASK(top > 0x3fd62e42u);  /* |x| > ln2 / 2 */
   const uint64_t one_step = LF_MASK(top < 0x3ff0a2b2u); /* |x| < 3 ln2 / 2: k = +-1 */
   /* k = +-1: x -+ ln2, as a head and a tail. */
-  const double head1 = x - LF_SELECT(negative, -ln2_hi, ln2_hi);
-  const double tail1 = LF_SELECT(negative, -ln2_lo, ln2_lo);
+  const double head1 = x - LF_BLEND(negative, -ln2_hi, ln2_hi);
+  const double tail1 = LF_BLEND(negative, -ln2_lo, ln2_lo);
   const double r1 = head1 - tail1;
   const double c1 = (head1 - r1) - tail1;
   /* k = x / ln2 rounded half away from zero (truncated after adding +-1/2). */
   const int64_t kn = (int64_t)(int32_t)fma(0x1.71547652b82fep0, x,
-                                           LF_SELECT(negative, -0.5, 0.5));
+                                           LF_BLEND(negative, -0.5, 0.5));
   const double kd = (double)kn;
   const double headn = fma(-kd, ln2_hi, x);
   const double tailn = kd * ln2_lo;
@@ -49,8 +49,8 @@ LF_INLINE double lf_expm1_common(double x)
   const double cn = (headn - rn) - tailn;
   const uint64_t k1 = 1 | negative; /* 1, or -1 */
   const int64_t k = (int64_t)(((k1 & one_step) | ((uint64_t)kn & ~one_step)) & reduced);
-  const double r = LF_SELECT(reduced, LF_SELECT(one_step, r1, rn), x);
-  const double c = LF_SELECT(reduced, LF_SELECT(one_step, c1, cn), 0.0);
+  const double r = LF_BLEND(reduced, LF_BLEND(one_step, r1, rn), x);
+  const double c = LF_BLEND(reduced, LF_BLEND(one_step, c1, cn), 0.0);
   /* expm1(r + c), as r - e. */
   const double half_r = 0.5 * r;
   const double hxs = r * half_r;
@@ -66,7 +66,7 @@ LF_INLINE double lf_expm1_common(double x)
   /* The formula for each k. */
   const double k_zero = r - fma(r, e0, -hxs);
   const double k_minus_one = fma(0.5, r - e, -0.5);
-  const double k_one = LF_SELECT(LF_MASK(r < -0.25), -2.0 * (e - (r + 0.5)),
+  const double k_one = LF_BLEND(LF_MASK(r < -0.25), -2.0 * (e - (r + 0.5)),
                                        fma(2.0, r - e, 1.0));
   const uint64_t exponent = (uint64_t)k << 52; /* adds k to a value's exponent */
   const double k_far = lf_double(lf_bits(1.0 - (e - r)) + exponent) - 1.0;
@@ -75,12 +75,12 @@ LF_INLINE double lf_expm1_common(double x)
   const double two_minus = lf_double((uint64_t)((0x3ff - k) & 0x7ff) << 52);
   const double k_from_20 = lf_double(lf_bits((r - (e + two_minus)) + 1.0) + exponent);
   const double large =
-    LF_SELECT(LF_MASK(k <= -2 || k > 56), k_far,
-                    LF_SELECT(LF_MASK(k < 20), k_below_20, k_from_20));
-  return LF_SELECT(
+    LF_BLEND(LF_MASK(k <= -2 || k > 56), k_far,
+                    LF_BLEND(LF_MASK(k < 20), k_below_20, k_from_20));
+  return LF_BLEND(
     LF_MASK(k == 0), k_zero,
-    LF_SELECT(LF_MASK(k == -1), k_minus_one,
-                    LF_SELECT(LF_MASK(k == 1), k_one, large)));
+    LF_BLEND(LF_MASK(k == -1), k_minus_one,
+                    LF_BLEND(LF_MASK(k == 1), k_one, large)));
 }
 )";
 
@@ -95,9 +95,9 @@ LF_INLINE double lf_tanh_common(double x)
 {
   const double magnitude = fabs(x);
   const uint64_t from_one = LF_MASK(magnitude >= 1.0);
-  const double t = lf_expm1_common(LF_SELECT(from_one, 2.0 * magnitude, -2.0 * magnitude));
-  const double z = LF_SELECT(from_one, 1.0 - 2.0 / (t + 2.0), -t / (t + 2.0));
-  return LF_SELECT(0 - (lf_bits(x) >> 63), -z, z);
+  const double t = lf_expm1_common(LF_BLEND(from_one, 2.0 * magnitude, -2.0 * magnitude));
+  const double z = LF_BLEND(from_one, 1.0 - 2.0 / (t + 2.0), -t / (t + 2.0));
+  return LF_BLEND(0 - (lf_bits(x) >> 63), -z, z);
 }
 )";
 

@@ -27,7 +27,7 @@ if [[ $# -gt 0 ]]; then
   exec "$PY" -m pytest "$@"
 fi
 # The whole suite in two worker processes (each its own Legate runtime on one CPU), a file's
-# tests kept together in one: most of a test's time is Legate's and the kernels' start-up.
+# tests kept together in one: on a 2-core machine 461 s, against 878 in one process.
 "$PY" -m pytest -n "${LEGATE_FUSE_TEST_WORKERS:-2}" --dist loadfile
 # Each correctness rule removed in turn: the tests that guard it must fail (scripts/mutation_check.py);
 # its unmutated baseline is the pytest run above.

@@ -13,7 +13,6 @@ import subprocess
 import pytest
 
 from legate_fuse.backend import vector_math
-from legate_fuse.backend.compiler import FLAGS
 
 # AVX2 and FMA without AVX-512 (Haswell's), and AVX-512 (x86-64 level 4).
 TARGETS = ("haswell", "x86-64-v4")
@@ -34,7 +33,7 @@ def timed_loop_line(source: str) -> int:
 def vectorised_lines(source: str, target: str) -> set[int]:
     """The lines of the loops GCC vectorised, compiling `source` as kernels are compiled, for
     `target` instead of this machine's CPU."""
-    flags = [f for f in FLAGS if f not in ("-fPIC", "-shared", "-march=native")]
+    flags = [f for f in vector_math.PROGRAM_FLAGS if f != "-march=native"]
     result = subprocess.run(
         ["cc", *flags, f"-march={target}", "-fopt-info-vec-optimized", "-x", "c", "-", "-c",
          "-o", "/dev/null"], input=source, capture_output=True, text=True, check=True)

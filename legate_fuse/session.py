@@ -62,7 +62,7 @@ class Session:
                                    legate_runtime, self.task_timer,
                                    self.external.foreign_roots, self.draws)
         self.window = Window(config.window_size, self.stats, self._execute_window,
-                             self.runner.choose_cut)
+                             self.runner.choose_cut, self.clock)
         self.runner.window = self.window
         self._warned = False
         # Whether tasks are held, run unfused, handed to cuPyNumeric as Legate's own, or the

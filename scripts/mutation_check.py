@@ -265,6 +265,12 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_vector_form_slower_than_the_library_here_is_not_used",),
         "a vector form's check times it against the C library"),
     Mutation(
+        "stage-clock-own-cost", "legate_fuse/stage_clock.py",
+        "self._charge(self._stack.pop(), now - self._since - self._inside)",
+        "self._charge(self._stack.pop(), now - self._since)",
+        ("tests/unit/test_stage_clock.py::test_the_clocks_own_cost_is_not_charged",),
+        "the stage clock takes its own cost off what each stage is charged"),
+    Mutation(
         "vector-forms-blend", "src/cpp/codegen/c_vector_math.cc",
         "#define LF_BLEND(mask, a, b) lf_double(lf_bits(b) ^ ((lf_bits(a) ^ lf_bits(b)) &"
         " (mask)))",
@@ -701,11 +707,18 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a window whose task cannot be rebuilt keeps every store as given (launch_stores)"),
     Mutation(
         "shared-memory-views-sliced-from-zero", "legate_fuse/backend/shared_storage.py",
-        "            view = view.slice(dim, slice(0, extents[dim]))\n",
+        "            recipe.append((\"slice\", dim, 0, extents[dim]))\n",
         "            pass\n",
         ("tests/integration/test_shared_storage.py::test_a_view_rebuilt_over_other_memory_"
          "addresses_the_same_elements",),
         "a view rebuilt over an owner's memory keeps the slices that start at 0 (view_over)"),
+    Mutation(
+        "shared-memory-remembered-steps", "legate_fuse/backend/shared_storage.py",
+        "        return None if recipe is None else _applied(owner, recipe)\n",
+        "        return None if recipe is None else _applied(owner, recipe[1:])\n",
+        ("tests/integration/test_shared_storage.py::test_a_view_rebuilt_again_from_its_"
+         "remembered_steps",),
+        "a view rebuilt again over new memory takes every step found the first time (view_over)"),
     Mutation(
         "plan-cache-keys-emptiness", "src/cpp/analysis/analyzer.cc",
         "    key.push_back(store.empty ? 1 : 0);\n",

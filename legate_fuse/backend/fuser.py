@@ -90,7 +90,8 @@ class Fuser:
         for the caller to raise. `flush_reason`: why the window ended (for the unfused report)."""
         first_error: BaseException | None = None
         group_bytes = planned.plan.group_bytes  # of this window's shapes
-        stores = launch_stores(planned, self.stats)
+        with self.clock.stage("launch"):  # (the stores to launch with: the plugin's part)
+            stores = launch_stores(planned, self.stats)
         for step, bytes_not_allocated in zip(planned.steps, group_bytes, strict=True):
             if step.kind == "fused":
                 not_fused = self._launch(planned, stores, step, bytes_not_allocated)

@@ -48,6 +48,17 @@ def launch_stores(planned: PlannedWindow, stats: Stats) -> list[Any]:
     return launched
 
 
+# A view's steps over a whole store: ("slice", dim, start, stop), ("project", dim, coord) or
+# ("promote", dim, size), the Legate calls that make it, in order.
+Recipe = tuple[tuple[str, int, int, int], ...]
+
+# Recipes that rebuilt a view exactly, by (the view's shape, its transform, the whole store's
+# shape); None where none could. A loop's windows share their stores' memory the same way each
+# time, on new stores of the same shapes: the recipe is worked out and checked once.
+_recipes: dict[tuple[tuple[int, ...], str, tuple[int, ...]], Recipe | None] = {}
+_MOST_RECIPES = 4096
+
+
 def view_over(owner: Any, description: str) -> Any | None:
     """The view of `owner` (a whole store) that the store `description` describes has of its
     own array: the same slices and projections, in the order Legate applied them (its
@@ -56,30 +67,67 @@ def view_over(owner: Any, description: str) -> Any | None:
     wanted = _core.parse_store_desc(description)
     if wanted is None:
         return None
-    shape, transform = list(wanted.shape), wanted.transform
-    latest, _, earlier = transform.partition(" >> ")
-    promote = _PROMOTE.fullmatch(latest)
-    if promote is None:
-        view = _sliced_view(owner, shape, transform)
-    else:
-        dim, size = int(promote[1]), int(promote[2])
-        if dim >= len(shape) or shape[dim] != size:
-            return None
-        base = _sliced_view(owner, shape[:dim] + shape[dim + 1:], earlier)
-        view = None if base is None else base.promote(dim, size)
-    if view is None or view is owner:
+    if owner.transformed:  # (not a whole store: worked out afresh, never remembered)
+        return _rebuilt(owner, wanted)
+    key = (tuple(wanted.shape), wanted.transform, tuple(owner.shape))
+    if key in _recipes:
+        recipe = _recipes[key]
+        return None if recipe is None else _applied(owner, recipe)
+    recipe = _recipe(list(owner.shape), list(wanted.shape), wanted.transform)
+    view = None if recipe is None else _checked(_applied(owner, recipe), owner, wanted)
+    if len(_recipes) >= _MOST_RECIPES:
+        _recipes.clear()
+    _recipes[key] = recipe if view is not None else None
+    return view
+
+
+def _rebuilt(owner: Any, wanted: Any) -> Any | None:
+    recipe = _recipe(list(owner.shape), list(wanted.shape), wanted.transform)
+    return None if recipe is None else _checked(_applied(owner, recipe), owner, wanted)
+
+
+def _checked(view: Any, owner: Any, wanted: Any) -> Any | None:
+    """`view` if its description has the shape and transform wanted, else None."""
+    if view is owner:
         return view
     rebuilt = _core.parse_store_desc(str(view))
-    if rebuilt is None or (rebuilt.shape, rebuilt.transform) != (wanted.shape, transform):
+    if rebuilt is None or (rebuilt.shape, rebuilt.transform) != (wanted.shape,
+                                                                 wanted.transform):
         return None
     return view
 
 
-def _sliced_view(owner: Any, shape: list[int], transform: str) -> Any | None:
-    """The view of `owner` of this shape through these slices and projections (a store's
-    description's transform, latest first), or None."""
-    if not transform and shape == list(owner.shape):
-        return owner  # (the common case: a whole array)
+def _applied(owner: Any, recipe: Recipe) -> Any:
+    view = owner
+    for call, dim, first, second in recipe:
+        if call == "slice":
+            view = view.slice(dim, slice(first, second))
+        elif call == "project":
+            view = view.project(dim, first)
+        else:
+            view = view.promote(dim, first)
+    return view
+
+
+def _recipe(owner_shape: list[int], shape: list[int], transform: str) -> Recipe | None:
+    """The steps that make a view of this shape and transform (a description's, latest
+    first) from a whole store of `owner_shape`, or None."""
+    latest, _, earlier = transform.partition(" >> ")
+    promote = _PROMOTE.fullmatch(latest)
+    if promote is None:
+        return _sliced(owner_shape, shape, transform)
+    dim, size = int(promote[1]), int(promote[2])
+    if dim >= len(shape) or shape[dim] != size:
+        return None
+    base = _sliced(owner_shape, shape[:dim] + shape[dim + 1:], earlier)
+    return None if base is None else (*base, ("promote", dim, size, 0))
+
+
+def _sliced(owner_shape: list[int], shape: list[int], transform: str) -> Recipe | None:
+    """The slices and projections that make a view of this shape through these (a store's
+    description's transform, latest first) from a whole store of `owner_shape`, or None."""
+    if not transform and shape == owner_shape:
+        return ()  # (the common case: a whole array)
     steps = []
     for step in transform.split(" >> ")[::-1] if transform else ():
         if shift := _SHIFT.fullmatch(step):
@@ -90,7 +138,8 @@ def _sliced_view(owner: Any, shape: list[int], transform: str) -> Any | None:
             return None
     # The array's dimension behind each of the view's, and where each slice starts: a slice
     # from 0 leaves no Shift, only its extent, which is the view's.
-    dims, starts = list(range(owner.ndim)), {}
+    ndim = len(owner_shape)
+    dims, starts = list(range(ndim)), {}
     for is_shift, dim, amount in steps:
         if dim >= len(dims):
             return None
@@ -101,17 +150,17 @@ def _sliced_view(owner: Any, shape: list[int], transform: str) -> Any | None:
     if len(dims) != len(shape):
         return None
     extents = dict(zip(dims, shape, strict=True))
-    view = owner
+    recipe: list[tuple[str, int, int, int]] = []
     for dim in dims:
-        if dim not in starts and extents[dim] != owner.shape[dim]:
-            view = view.slice(dim, slice(0, extents[dim]))
-    dims = list(range(owner.ndim))
+        if dim not in starts and extents[dim] != owner_shape[dim]:
+            recipe.append(("slice", dim, 0, extents[dim]))
+    dims = list(range(ndim))
     for is_shift, dim, amount in steps:
         if is_shift:
             if dims[dim] not in extents:  # a slice later projected away
                 return None
-            view = view.slice(dim, slice(amount, amount + extents[dims[dim]]))
+            recipe.append(("slice", dim, amount, amount + extents[dims[dim]]))
         else:
-            view = view.project(dim, amount)
+            recipe.append(("project", dim, amount, 0))
             dims.pop(dim)
-    return view
+    return tuple(recipe)

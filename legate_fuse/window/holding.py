@@ -12,6 +12,7 @@ from typing import Any
 
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.counters import Stats
+from legate_fuse.stage_clock import StageClock
 from legate_fuse.window.recycling import StoreRecycler
 
 logger = logging.getLogger("legate_fuse")
@@ -57,7 +58,7 @@ def release_in_program_order(records: list[TaskRecord]) -> None:
 class Window:
     def __init__(
         self, capacity: int, stats: Stats, executor: BatchExecutor = execute_in_order,
-        cut: CutChooser | None = None,
+        cut: CutChooser | None = None, clock: StageClock | None = None,
     ) -> None:
         if capacity < 1:
             raise ValueError(f"window capacity must be >= 1, got {capacity}")
@@ -65,6 +66,7 @@ class Window:
         self.stats = stats
         self.executor = executor
         self.cut = cut
+        self.clock = clock or StageClock({}, enabled=False)
         # The held tasks, in program order: one list for the window's life, so that the hot
         # paths test it directly (`if window.tasks:`) without a call of `len(window)`.
         self.tasks: list[TaskRecord] = []
@@ -161,5 +163,6 @@ class Window:
         finally:
             self.held_back, self.flush_reason = (), ""
             self.tasks[:0] = kept
-            release_in_program_order(run)
-            self.recycler.window_flushed(kept)
+            with self.clock.stage("release"):
+                release_in_program_order(run)
+                self.recycler.window_flushed(kept)

@@ -120,6 +120,27 @@ def test_a_view_rebuilt_over_other_memory_addresses_the_same_elements(data: st.D
     assert got.field_id != want.field_id
 
 
+@pytest.mark.parametrize("shape, index", [
+    ((9,), (slice(2, 7),)), ((6, 7), (slice(1, 5), 3)), ((6, 7), (slice(None), slice(2, None))),
+    ((4, 5, 3), (1, slice(0, 3))), ((6, 7), (slice(0, 4), slice(1, 6)))])
+def test_a_view_rebuilt_again_from_its_remembered_steps(shape: tuple[int, ...], index: Any
+                                                        ) -> None:
+    """A loop's windows rebuild the same views over new stores: the second time, from the
+    steps found the first time (unchecked), still the view the program took."""
+    view = np.ones(shape)[index]
+    original = str(view._thunk.base)
+    want = _core.parse_store_desc(original)
+    assert want is not None
+    for _ in range(2):
+        owner = np.ones(shape)._thunk.base
+        rebuilt = view_over(owner, original)
+        assert rebuilt is not None
+        got = _core.parse_store_desc(str(rebuilt))
+        assert got is not None
+        assert (got.shape, got.transform, got.index_space) == (want.shape, want.transform,
+                                                               want.index_space), index
+
+
 def state_read_first(iterations: int, make: Any) -> list[Any]:
     """`fluxes` from the state `make()` returns, read back before the loop: the loop's window
     reads that state first, and lets it go after the first step."""

@@ -238,7 +238,8 @@ def _record(store: Any, lazy: bool) -> TaskRecord:
 def test_a_task_built_with_its_stores_keeps_every_store_as_given() -> None:
     # The analysis rules out a store an opaque task touches; a task that cannot be rebuilt
     # with other stores still leaves the window's stores as the program gave them.
-    t1, t2 = SimpleNamespace(shape=(98,)), SimpleNamespace(shape=(98,))
+    t1, t2 = (SimpleNamespace(shape=(98,), transformed=False),
+              SimpleNamespace(shape=(98,), transformed=False))
     plan = SimpleNamespace(shared_storage=[(1, 0)])
     planned: Any = SimpleNamespace(plan=plan, stores=[t1, t2], descriptions=[T1, T2],
                                    records=[_record(t1, lazy=True), _record(t2, lazy=False)])

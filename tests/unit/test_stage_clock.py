@@ -28,6 +28,21 @@ def test_nested_stages_are_charged_their_own_time_only() -> None:
     assert 0.04 <= seconds["record"] < 0.07  # not the 0.09 s it spanned
 
 
+def test_the_clocks_own_cost_is_not_charged() -> None:
+    """Entering a stage costs about two microseconds of clock readings here; 20,000 empty
+    stages, each inside another, are charged almost nothing, either stage."""
+    seconds: dict[str, float] = {}
+    clock = StageClock(seconds, enabled=True)
+    uses = 20_000
+    with clock.stage("launch"):
+        for _ in range(uses):
+            with clock.stage("submit"):
+                pass
+    # Uncorrected: about 1.5 us per use charged to each of the two (30 ms).
+    assert abs(seconds["submit"]) / uses < 0.4e-6
+    assert abs(seconds["launch"]) / uses < 0.6e-6  # (the loop itself is charged to it)
+
+
 def test_a_wait_is_not_charged() -> None:
     seconds: dict[str, float] = {}
     clock = StageClock(seconds, enabled=True)

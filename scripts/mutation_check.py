@@ -720,6 +720,29 @@ MUTATIONS: tuple[Mutation, ...] = (
          "remembered_steps",),
         "a view rebuilt again over new memory takes every step found the first time (view_over)"),
     Mutation(
+        "cut-whole-iterations", "src/cpp/analysis/cut.cc",
+        "  if (const auto period = loop_period(window); period > 0 && least >= 0) {",
+        "  if (const auto period = loop_period(window); period < 0 && least >= 0) {",
+        ("tests/unit/test_window_cut.py::test_a_loop_is_cut_a_whole_number_of_iterations_in",
+         "tests/integration/test_replay.py::test_a_loop_without_reads_is_cut_whole_iterations_"
+         "apart"),
+        "a full window of a loop is cut a whole number of iterations in (choose_cut)"),
+    Mutation(
+        "cut-whole-iterations-cost", "src/cpp/analysis/cut.cc",
+        "    if (aligned >= 0 && cost[static_cast<std::size_t>(aligned)] <= least + least / 16) {",
+        "    if (aligned >= 0) {",
+        ("tests/unit/test_window_cut.py::test_a_loop_is_not_cut_inside_an_iteration_where_"
+         "more_crosses",),
+        "a loop's window is cut a whole number of iterations in only if that costs little more"
+        " (choose_cut)"),
+    Mutation(
+        "loop-period-same-step", "src/cpp/analysis/cut.cc",
+        "  if (a.op != b.op || a.aligned != b.aligned",
+        "  if (a.aligned != b.aligned",
+        ("tests/unit/test_window_cut.py::test_a_window_that_is_no_loop_is_cut_at_its_latest_"
+         "cheapest_task",),
+        "a window is a loop's only if its tasks repeat their operations (loop_period)"),
+    Mutation(
         "plan-cache-keys-emptiness", "src/cpp/analysis/analyzer.cc",
         "    key.push_back(store.empty ? 1 : 0);\n",
         "",

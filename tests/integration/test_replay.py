@@ -6,6 +6,8 @@ windows with the same stream but different aliasing or liveness get the plan of 
 
 from __future__ import annotations
 
+from typing import Any
+
 import cupynumeric as np
 import numpy
 import pytest
@@ -86,3 +88,46 @@ def test_a_replayed_stream_over_overlapping_views_is_planned_for_them(session: S
         expected_out[1:] = expected_x[:-1] * 2.0 + 1.0
         legate_fuse.flush()
         numpy.testing.assert_array_equal(numpy.asarray(out), expected_out)
+
+
+def lstm_steps(xp: Any, steps: int) -> Any:
+    """The forward pass of cuPyNumeric's LSTM example, small: 17 tasks a step, slices of
+    arrays made before the loop written each step, nothing read back."""
+    n, b, d = steps + 1, 4, 8
+    rng = numpy.random.default_rng(1)
+    x = xp.array(rng.normal(size=(n, b, d)))
+    w = xp.array(rng.normal(size=(2 * d, 4 * d)) / 4.0)
+    hin, hout = xp.zeros((n, b, 2 * d)), xp.zeros((n, b, d))
+    ifog, ifogf = xp.zeros((n, b, 4 * d)), xp.zeros((n, b, 4 * d))
+    c, ct = xp.zeros((n, b, d)), xp.zeros((n, b, d))
+    legate_fuse.flush()
+    for t in range(1, n):
+        hin[t, :, :d] = x[t]
+        hin[t, :, d:] = hout[t - 1]
+        ifog[t] = hin[t].dot(w)
+        ifogf[t, :, :3 * d] = 1.0 / (1.0 + xp.exp(-ifog[t, :, :3 * d]))
+        ifogf[t, :, 3 * d:] = xp.tanh(ifog[t, :, 3 * d:])
+        c[t] = ifogf[t, :, :d] * ifogf[t, :, 3 * d:] + ifogf[t, :, d:2 * d] * c[t - 1]
+        ct[t] = xp.tanh(c[t])
+        hout[t] = ifogf[t, :, 2 * d:3 * d] * ct[t]
+    return hout
+
+
+def test_a_loop_without_reads_is_cut_whole_iterations_apart(
+        session: Session, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A loop that reads nothing back fills window after window. Each full window is cut a
+    whole number of iterations in (analysis/cut.h), so that the next starts at the same point of
+    the loop and replays the plan of the one before. Cut at the latest cheapest task, this
+    loop's windows (of 100 tasks) started at four points of it in turn: five windows were
+    planned anew, against three."""
+    monkeypatch.setattr(session.window, "capacity", 100)
+    planned, hits = session.stats.windows_planned, session.stats.plan_cache_hits
+    launches = session.stats.fused_launches
+    hout = lstm_steps(np, 39)
+    legate_fuse.flush()
+    windows = session.stats.windows_planned - planned
+    new = windows - (session.stats.plan_cache_hits - hits)
+    numpy.testing.assert_allclose(numpy.asarray(hout), lstm_steps(numpy, 39), rtol=1e-12)
+    assert session.stats.fused_launches > launches + 100
+    assert windows >= 10
+    assert new <= 3  # the first (the loop's first step), the second, and the last (a part)

@@ -50,6 +50,55 @@ def test_without_a_better_cut_the_whole_window_runs() -> None:
     assert cut(w, earliest=4) == 8
 
 
+def test_a_loop_is_cut_a_whole_number_of_iterations_in() -> None:
+    """Three iterations of a loop of four steps, and two steps of the fourth: every cut leaves
+    one value crossing. The latest whole number of iterations wins over the latest task, so
+    that the next window starts at the loop's first step again."""
+    w = WindowBuilder()
+    value, root = region(0), 1
+    for _ in range(3):
+        for step in range(4):
+            produced = region(root)
+            w.task((produced, "W"), (value, "R"), op=f"UNARY_OP.STEP{step}")
+            value, root = produced, root + 1
+    for step in range(2):
+        produced = region(root)
+        w.task((produced, "W"), (value, "R"), op=f"UNARY_OP.STEP{step}")
+        value, root = produced, root + 1
+    w.keep_alive(value)  # (the loop's variable: the whole window costs one value too)
+    assert cut(w, earliest=7) == 12  # (the latest such: not 8)
+    assert cut(w, earliest=13) == 14  # (none from the earliest on)
+
+
+def test_a_loop_is_not_cut_inside_an_iteration_where_more_crosses() -> None:
+    """The window starts at a loop's last step, and a whole number of iterations in falls
+    right after the step that writes a value ten times larger than the others: the cheaper
+    cut is taken, and the next window starts where iterations do."""
+    w = WindowBuilder()
+    value = region(0, (1000,))  # (the last iteration's step 2 wrote it)
+    for task in range(14):
+        step = (3 + task) % 4
+        produced = region(task + 1, (1000,) if step == 2 else (100,))
+        w.task((produced, "W"), (value, "R"), op=f"UNARY_OP.STEP{step}")
+        value = produced
+    w.keep_alive(value)
+    assert cut(w, earliest=7) == 14
+
+
+def test_a_window_that_is_no_loop_is_cut_at_its_latest_cheapest_task() -> None:
+    """Steps of one shape, every fourth reading a constant too, but one of other operations:
+    no loop, whatever the shapes of the steps' arguments."""
+    w = WindowBuilder()
+    value, constant = region(0), region(99)
+    for task, step in enumerate((0, 1, 2, 3, 0, 1, 2, 3, 0, 1, 9, 3, 0, 1)):
+        produced = region(task + 1)
+        reads = ((value, "R"), (constant, "R")) if step == 1 else ((value, "R"),)
+        w.task((produced, "W"), *reads, op=f"UNARY_OP.STEP{step}")
+        value = produced
+    w.keep_alive(value, constant)
+    assert cut(w, earliest=7) == 14
+
+
 def test_bytes_decide_between_cuts() -> None:
     s1, s2 = region(1, (1,)), region(2, (1,))
     big, c = region(3, (100,)), region(4, (50,))

@@ -136,7 +136,8 @@ class Config:
     profile: bool = setting(
         "LEGATE_FUSE_PROFILE", False, parse_switch,
         "1 measures the plugin's own time by stage and adds it to the statistics, in "
-        "microseconds per task; costs about a microsecond per task while on.",
+        "microseconds per task; the measuring costs some 25 microseconds per recorded task "
+        "while on, and is not charged to any stage.",
     )
     time_tasks: bool = setting(
         "LEGATE_FUSE_TIME_TASKS", False, parse_switch,

@@ -1,5 +1,5 @@
 """What fusion costs per task: streams of small operations that fuse, that cannot, and that are
-read back after every two.
+read back after every two; a loop whose windows repeat; and a real program's step (CFD).
 
     python bench/overhead.py [--repeats N] [--size N] [--iterations N]
 
@@ -26,21 +26,34 @@ import argparse
 import statistics
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ab import compare, run_once, summary
 
 APPS = Path(__file__).resolve().parent / "apps"
-# Stream -> (application, what it is, elements per array unless --size says otherwise, tasks
-# per iteration when the application does not report its time per task).
+
+class Stream(NamedTuple):
+    app: str
+    what: str
+    size: int  # elements per array (the application's --size) unless --size says otherwise
+    tasks_per_iteration: int  # when the application does not report its time per task
+    iterations: int = 300  # unless --iterations says otherwise
+
+
 STREAMS = {
-    "fusible": ("small_ops.py", "8 element-wise tasks per iteration, all fusible", 1_000, 0),
-    "opaque": ("opaque_ops.py", "8 tasks per iteration (clips, scans), none fusible", 1_000, 0),
-    "readback": ("readback_ops.py", "2 element-wise tasks and a read of one element per "
-                 "iteration", 10_000, 0),
-    "replayed": ("cg1d.py", "a conjugate-gradient iteration per window (16 tasks, one read of "
-                 "a scalar)", 2_000, 16),
+    "fusible": Stream("small_ops.py", "8 element-wise tasks per iteration, all fusible", 1_000,
+                      0),
+    "opaque": Stream("opaque_ops.py", "8 tasks per iteration (clips, scans), none fusible",
+                     1_000, 0),
+    "readback": Stream("readback_ops.py", "2 element-wise tasks and a read of one element per "
+                       "iteration", 10_000, 0),
+    "replayed": Stream("cg1d.py", "a conjugate-gradient iteration per window (16 tasks, one "
+                       "read of a scalar)", 2_000, 16),
+    # A real program: stencils through views of padded arrays, 235 tasks a step, nothing read
+    # back until the end (full windows, cut between steps).
+    "cfd": Stream("cfd.py", "a CFD step (235 tasks through views, no read until the end)", 400,
+                  235, 20),
 }
 # The stages of the plugin's own work at a flush (stage_clock.py).
 FLUSH_STAGES = ("lift", "encode", "analysis", "kernel", "launch")
@@ -52,21 +65,23 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--size", type=int, default=None,
                         help="elements per array (default: each stream's own)")
-    parser.add_argument("--iterations", type=int, default=300)
+    parser.add_argument("--iterations", type=int, default=None,
+                        help="iterations of each stream (default: each stream's own)")
     parser.add_argument("--streams", default=",".join(STREAMS))
     parser.add_argument("--steady-pairs", type=int, default=3,
                         help="pairs of profiled runs measuring the steady work at a flush")
     args = parser.parse_args()
     for stream in args.streams.split(","):
-        app, what, default_size, tasks_per_iteration = STREAMS[stream]
+        app, what, default_size, tasks_per_iteration, default_iterations = STREAMS[stream]
         size = args.size or default_size
-        app_args = [str(APPS / app), "--size", str(size), "--iterations", str(args.iterations)]
+        iterations = args.iterations or default_iterations
+        app_args = [str(APPS / app), "--size", str(size), "--iterations", str(iterations)]
         comparison = compare(app_args, args.repeats)
         per_task = {mode: [seconds_per_task(r, tasks_per_iteration) * 1e6
                            for r in getattr(comparison, mode)] for mode in ("off", "on")}
         cpu_per_task = {mode: [cpu_seconds_per_task(r, tasks_per_iteration) * 1e6
                                for r in getattr(comparison, mode)] for mode in ("off", "on")}
-        print(f"{stream} stream: {what}; {size} elements, {args.iterations} iterations, "
+        print(f"{stream} stream: {what}; size {size}, {iterations} iterations, "
               f"{args.repeats} alternating off/on process pairs")
         print(f"  fusion off: us/task {summary(per_task['off'])}")
         print(f"  fusion on:  us/task {summary(per_task['on'])}")
@@ -89,7 +104,7 @@ def main() -> None:
         for stage, seconds in stages.items():
             print(f"    {stage:<12} {seconds / tasks * 1e6:8.2f}")
         always_fused = {"LEGATE_FUSE_PROFILE": "1", "LEGATE_FUSE_PAYOFF": "0"}
-        longer = [*app_args[:-1], str(3 * args.iterations)]
+        longer = [*app_args[:-1], str(3 * iterations)]
         steady = [steady_flush_work(run_once(app_args, "on", always_fused)["fusion"],
                                     run_once(longer, "on", always_fused)["fusion"])
                   for _ in range(args.steady_pairs)]

@@ -67,23 +67,19 @@ def view_over(owner: Any, description: str) -> Any | None:
     wanted = _core.parse_store_desc(description)
     if wanted is None:
         return None
-    if owner.transformed:  # (not a whole store: worked out afresh, never remembered)
-        return _rebuilt(owner, wanted)
-    key = (tuple(wanted.shape), wanted.transform, tuple(owner.shape))
+    # Only a whole store's recipes are remembered (one that is not is worked out afresh).
+    key = (None if owner.transformed
+           else (tuple(wanted.shape), wanted.transform, tuple(owner.shape)))
     if key in _recipes:
         recipe = _recipes[key]
         return None if recipe is None else _applied(owner, recipe)
     recipe = _recipe(list(owner.shape), list(wanted.shape), wanted.transform)
     view = None if recipe is None else _checked(_applied(owner, recipe), owner, wanted)
-    if len(_recipes) >= _MOST_RECIPES:
-        _recipes.clear()
-    _recipes[key] = recipe if view is not None else None
+    if key is not None:
+        if len(_recipes) >= _MOST_RECIPES:
+            _recipes.clear()
+        _recipes[key] = recipe if view is not None else None
     return view
-
-
-def _rebuilt(owner: Any, wanted: Any) -> Any | None:
-    recipe = _recipe(list(owner.shape), list(wanted.shape), wanted.transform)
-    return None if recipe is None else _checked(_applied(owner, recipe), owner, wanted)
 
 
 def _checked(view: Any, owner: Any, wanted: Any) -> Any | None:

@@ -119,22 +119,28 @@ def test_arrays_made_over_the_field_of_a_numpy_out_are_held(session: Session) ->
     """cuPyNumeric lets go of the store over a NumPy `out=` array when the call returns, and
     Legate gives its field to a later store of the shape: an array made there has memory of
     its own, so the tasks writing it are held while the NumPy array lives."""
-    a = owned(numpy.arange(8.0))
-    host = numpy.zeros(8)
+    # Of a length no other test uses: no field of that shape freed before is ahead of the NumPy
+    # array's in Legate's queue, nor a store of it kept by the plugin (how many there were
+    # depended on the tests run before in the process).
+    n = 83
+    a = owned(numpy.arange(float(n)))
+    host = numpy.zeros(n)
     num.add(a, 1.0, out=host)
     noted = set(session.external._buffers)
     flushes = session.stats.flushes["external_write"]
-    # Kept, so that no field the loop frees comes before it in Legate's queue of free fields
-    # (which other tests' arrays fill in another order: how many come first varies).
+    # Each kept, so that no field the loop frees comes before it either.
     made = []
-    for i in range(32):
-        made.append(a * 2.0 + i)
+    for i in range(8):
+        made.append(a * 2.0)
+        made.append(made[-1] + i)
         assert len(session.window) > 0
-        if root_key(made[-1]._thunk.base) in noted:
+        if any(root_key(b._thunk.base) in noted for b in made[-2:]):
             break
     else:
         raise AssertionError("no array was given the NumPy array's field: nothing tested")
     assert session.stats.flushes["external_write"] == flushes
-    for i, b in enumerate(made):
-        numpy.testing.assert_array_equal(numpy.asarray(b), numpy.arange(8.0) * 2.0 + i)
-    numpy.testing.assert_array_equal(host, numpy.arange(8.0) + 1.0)
+    for i in range(len(made) // 2):
+        numpy.testing.assert_array_equal(numpy.asarray(made[2 * i]), numpy.arange(float(n)) * 2.0)
+        numpy.testing.assert_array_equal(numpy.asarray(made[2 * i + 1]),
+                                         numpy.arange(float(n)) * 2.0 + i)
+    numpy.testing.assert_array_equal(host, numpy.arange(float(n)) + 1.0)

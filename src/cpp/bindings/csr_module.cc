@@ -1,0 +1,15 @@
+// Python binding of the Legate library "legate_csr". Binding only: the tasks live in csr/.
+#include <pybind11/pybind11.h>
+
+#include "csr/csr_tasks.h"
+
+PYBIND11_MODULE(_tasks, m)
+{
+  m.doc()                          = "The Legate library 'legate_csr' and its tasks";
+  m.attr("LIBRARY_NAME")           = legate_csr::LIBRARY_NAME;
+  m.attr("SPMV_TASK_ID")           = static_cast<int>(legate_csr::TaskId::SPMV);
+  m.attr("SPMV_TRANSPOSE_TASK_ID") = static_cast<int>(legate_csr::TaskId::SPMV_TRANSPOSE);
+  m.attr("DIAGONAL_TASK_ID")       = static_cast<int>(legate_csr::TaskId::DIAGONAL);
+  m.def("register_library", &legate_csr::register_library,
+        "Create the Legate library and register its tasks (idempotent; needs a started runtime)");
+}

@@ -1,0 +1,45 @@
+// The Legate library "legate_csr": compressed sparse row matrices and the tasks that compute
+// with them. A matrix is three stores: `pos` (one Rect<1> per row: the row's first and last
+// element in the other two, empty for an empty row), `crd` (int64 column of each element) and
+// `vals` (float32 or float64 value of each element). Rows are partitioned; a task reads `crd`
+// and `vals` through the image of its rows' `pos`, and `x` through the image of `crd`.
+#pragma once
+
+#include <legate.h>
+
+namespace legate_csr {
+
+inline constexpr const char* LIBRARY_NAME = "legate_csr";
+
+enum TaskId : int {
+  SPMV           = 0,  // y[rows] = A[rows, :] @ x
+  SPMV_TRANSPOSE = 1,  // y += A[rows, :].T @ x[rows], y reduced by sum
+  DIAGONAL       = 2,  // d[rows] = A[r, r] (duplicates summed)
+};
+
+// Creates the library and registers its tasks; idempotent. Needs a started Legate runtime.
+void register_library();
+
+class SpmvTask : public legate::LegateTask<SpmvTask> {
+ public:
+  static inline const auto TASK_CONFIG = legate::TaskConfig{legate::LocalTaskID{TaskId::SPMV}};
+
+  static void cpu_variant(legate::TaskContext context);
+};
+
+class SpmvTransposeTask : public legate::LegateTask<SpmvTransposeTask> {
+ public:
+  static inline const auto TASK_CONFIG =
+      legate::TaskConfig{legate::LocalTaskID{TaskId::SPMV_TRANSPOSE}};
+
+  static void cpu_variant(legate::TaskContext context);
+};
+
+class DiagonalTask : public legate::LegateTask<DiagonalTask> {
+ public:
+  static inline const auto TASK_CONFIG = legate::TaskConfig{legate::LocalTaskID{TaskId::DIAGONAL}};
+
+  static void cpu_variant(legate::TaskContext context);
+};
+
+}  // namespace legate_csr

@@ -22,25 +22,28 @@ def library() -> Any:
 
 
 def _matrix_inputs(task: Any, pos: Any, crd: Any, vals: Any) -> tuple[Any, Any, Any]:
-    """Adds the matrix's stores to `task`: its elements read through the image of its rows."""
-    from legate.core import image
+    """Adds the matrix's stores to `task`: its elements read through the image of its rows
+    (the row ranges rise: the first and last of a block bound its elements)."""
+    from legate.core import ImageComputationHint, image
 
     rows, columns, values = task.add_input(pos), task.add_input(crd), task.add_input(vals)
-    task.add_constraint(image(rows, columns))
-    task.add_constraint(image(rows, values))
+    task.add_constraint(image(rows, columns, ImageComputationHint.FIRST_LAST))
+    task.add_constraint(image(rows, values, ImageComputationHint.FIRST_LAST))
     return rows, columns, values
 
 
 def multiply(y: Any, pos: Any, crd: Any, vals: Any, x: Any) -> None:
     """y = A @ x, for the matrix (pos, crd, vals): one block of rows per point task."""
-    from legate.core import align, get_legate_runtime, image
+    from legate.core import ImageComputationHint, align, get_legate_runtime, image
 
     task = get_legate_runtime().create_auto_task(library(), _tasks.SPMV_TASK_ID)
     result = task.add_output(y)
     rows, columns, _ = _matrix_inputs(task, pos, crd, vals)
     factor = task.add_input(x)
     task.add_constraint(align(result, rows))
-    task.add_constraint(image(columns, factor))
+    # The columns a block reads, bounded by their least and greatest: a precise image would
+    # cost Legate a pass building the set of every column, at every product.
+    task.add_constraint(image(columns, factor, ImageComputationHint.MIN_MAX))
     task.execute()
 
 

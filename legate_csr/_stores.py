@@ -27,9 +27,19 @@ def store_of(array: Any) -> Any:
     return logical_array.data
 
 
+def owned_array(host: numpy.ndarray[Any, Any]) -> Any:
+    """A cuPyNumeric array of `host`'s values in memory Legate allocated. cuPyNumeric makes an
+    array of NumPy data over a private copy it attaches, which Legate copies again into an
+    instance of its own for every task that reads it (a product read the matrix twice)."""
+    import cupynumeric
+
+    return cupynumeric.array(host).copy()
+
+
 def row_ranges(indptr: numpy.ndarray[Any, Any]) -> tuple[Any, numpy.ndarray[Any, Any]]:
     """A store of one Rect<1> per row ([first, last] of its elements, inclusive), made from
-    `indptr`, and the buffer it is attached to (to be kept alive as long as the store)."""
+    `indptr`, and the buffer it is attached to, read-only (never written, and read by tasks in
+    place), to be kept alive as long as the store."""
     from legate.core import get_legate_runtime, types
 
     rows = len(indptr) - 1
@@ -37,5 +47,5 @@ def row_ranges(indptr: numpy.ndarray[Any, Any]) -> tuple[Any, numpy.ndarray[Any,
     ranges[:, 0] = indptr[:-1]
     ranges[:, 1] = indptr[1:] - 1
     store = get_legate_runtime().create_store_from_buffer(types.rect_type(1), (rows,), ranges,
-                                                          False)
+                                                          True)
     return store, ranges

@@ -15,7 +15,7 @@ from typing import Any
 import numpy
 
 from legate_csr import _library
-from legate_csr._stores import row_ranges, store_of, value_type
+from legate_csr._stores import owned_array, row_ranges, store_of, value_type
 
 
 def issparse(value: Any) -> bool:
@@ -50,11 +50,9 @@ class csr_array:
         data = numpy.asarray(data)
         _check(data, indices, indptr, rows, columns)
         self._shape = (rows, columns)
-        import cupynumeric
-
-        self.data = cupynumeric.array(data.astype(self._dtype, copy=False))
-        self.indices = cupynumeric.array(indices.astype(numpy.int64, copy=False))
-        self.indptr = cupynumeric.array(indptr.astype(numpy.int64, copy=False))
+        self.data = owned_array(data.astype(self._dtype, copy=False))
+        self.indices = owned_array(indices.astype(numpy.int64, copy=False))
+        self.indptr = owned_array(indptr.astype(numpy.int64, copy=False))
         self._pos, self._pos_buffer = row_ranges(indptr.astype(numpy.int64, copy=False))
 
     # -- what scipy's arrays tell -----------------------------------------------------------

@@ -12,6 +12,31 @@
 namespace legate_csr {
 namespace {
 
+// The address of element 0 of a 1-D store's instance (the store's own elements are at their
+// indices from it): the loops index raw pointers, which the compiler keeps in registers.
+template <typename T>
+const T* base_of(const legate::PhysicalStore& store)
+{
+  const auto shape = store.shape<1>();
+  return shape.empty() ? nullptr : store.read_accessor<T, 1>().ptr(shape.lo) - shape.lo[0];
+}
+
+// A matrix's row ranges, columns and values, as the task's instances hold them.
+template <typename T>
+struct Elements {
+  Elements(const legate::PhysicalStore& pos, const legate::PhysicalStore& crd,
+           const legate::PhysicalStore& vals)
+      : ranges{base_of<legate::Rect<1>>(pos)},
+        columns{base_of<std::int64_t>(crd)},
+        values{base_of<T>(vals)}
+  {
+  }
+
+  const legate::Rect<1>* ranges;
+  const std::int64_t* columns;
+  const T* values;
+};
+
 template <typename T>
 void multiply(const legate::PhysicalStore& y, const legate::PhysicalStore& pos,
               const legate::PhysicalStore& crd, const legate::PhysicalStore& vals,
@@ -21,16 +46,14 @@ void multiply(const legate::PhysicalStore& y, const legate::PhysicalStore& pos,
   if (rows.empty()) {
     return;
   }
-  const auto row_ranges = pos.read_accessor<legate::Rect<1>, 1>();
-  const auto columns    = crd.read_accessor<std::int64_t, 1>();
-  const auto values     = vals.read_accessor<T, 1>();
-  const auto factor     = x.read_accessor<T, 1>();
-  const auto result     = y.write_accessor<T, 1>();
+  const Elements<T> matrix{pos, crd, vals};
+  const T* const factor = base_of<T>(x);
+  T* const result       = y.write_accessor<T, 1>().ptr(rows.lo) - rows.lo[0];
   for (legate::coord_t row = rows.lo[0]; row <= rows.hi[0]; ++row) {
-    const legate::Rect<1> range = row_ranges[row];
-    T sum                       = T{0};
+    const legate::Rect<1>& range = matrix.ranges[row];
+    T sum                        = T{0};
     for (legate::coord_t k = range.lo[0]; k <= range.hi[0]; ++k) {
-      sum += values[k] * factor[columns[k]];
+      sum += matrix.values[k] * factor[matrix.columns[k]];
     }
     result[row] = sum;
   }
@@ -45,16 +68,14 @@ void multiply_transposed(const legate::PhysicalStore& y, const legate::PhysicalS
   if (rows.empty()) {
     return;
   }
-  const auto row_ranges = pos.read_accessor<legate::Rect<1>, 1>();
-  const auto columns    = crd.read_accessor<std::int64_t, 1>();
-  const auto values     = vals.read_accessor<T, 1>();
-  const auto factor     = x.read_accessor<T, 1>();
+  const Elements<T> matrix{pos, crd, vals};
+  const T* const factor = base_of<T>(x);
   const auto result     = y.reduce_accessor<legate::SumReduction<T>, true, 1>();
   for (legate::coord_t row = rows.lo[0]; row <= rows.hi[0]; ++row) {
-    const legate::Rect<1> range = row_ranges[row];
-    const T scale               = factor[row];
+    const legate::Rect<1>& range = matrix.ranges[row];
+    const T scale                = factor[row];
     for (legate::coord_t k = range.lo[0]; k <= range.hi[0]; ++k) {
-      result.reduce(columns[k], values[k] * scale);
+      result.reduce(matrix.columns[k], matrix.values[k] * scale);
     }
   }
 }

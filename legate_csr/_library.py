@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from legate_csr import _tasks
+import _legate_csr as _tasks
 
 
 def library() -> Any:

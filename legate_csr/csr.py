@@ -220,6 +220,8 @@ def _product(matrix: csr_array, other: Any, transposed: bool) -> Any:
     dtype = value_type(numpy.result_type(matrix.dtype, x.dtype))
     matrix = matrix.astype(dtype)
     x = x.astype(dtype, copy=False)
+    if store_of(x).transformed:  # a view (a column, a strided slice): read through its image
+        x = x.copy()  # only as a store of its own
     if matrix.nnz == 0 or inner == 0:
         return cupynumeric.zeros(outer, dtype=dtype)
     if transposed:

@@ -7,7 +7,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 PY="${LEGATE_FUSE_VENV:-$ROOT/.venv}/bin/python"
 cd "$ROOT"
 echo "[test] ruff" >&2
-"$PY" -m ruff check legate_fuse tests bench scripts
+"$PY" -m ruff check legate_fuse legate_csr tests bench scripts
 echo "[test] mypy" >&2
 "$PY" -m mypy
 echo "[test] clang-format" >&2

@@ -3,7 +3,7 @@
 
 #include "csr/csr_tasks.h"
 
-PYBIND11_MODULE(_tasks, m)
+PYBIND11_MODULE(_legate_csr, m)
 {
   m.doc()                          = "The Legate library 'legate_csr' and its tasks";
   m.attr("LIBRARY_NAME")           = legate_csr::LIBRARY_NAME;

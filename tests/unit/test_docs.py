@@ -43,8 +43,9 @@ def test_readme_opens_with_the_quick_start_and_a_short_status() -> None:
 
 
 def package_files() -> list[Path]:
-    """Every module of the package (with its stubs and start-up file) and of the C++ core."""
-    files = [p for p in (ROOT / "legate_fuse").rglob("*") if p.suffix in (".py", ".pyi", ".pth")]
+    """Every module of the packages (with their stubs and start-up file) and of the C++ core."""
+    files = [p for package in ("legate_fuse", "legate_csr") for p in (ROOT / package).rglob("*")
+             if p.suffix in (".py", ".pyi", ".pth")]
     files += [p for p in (ROOT / "src" / "cpp").rglob("*") if p.suffix in (".h", ".cc")]
     return sorted(p for p in files if "__pycache__" not in p.parts)
 
@@ -80,7 +81,7 @@ def test_readme_layout_names_every_folder_and_file() -> None:
     unnamed = [str(p.relative_to(ROOT)) for p in package_files()
                if p.name not in words and p.stem not in words]
     unnamed += [f"{d.name}/" for p in package_files() for d in [p.parent]
-                if d not in (ROOT / "legate_fuse", ROOT / "src" / "cpp")
+                if d not in (ROOT / "legate_fuse", ROOT / "legate_csr", ROOT / "src" / "cpp")
                 and f"{d.name}/" not in words]
     assert sorted(set(unnamed)) == []
 

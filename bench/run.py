@@ -62,9 +62,10 @@ SUITE: dict[str, tuple[int, int, int, int]] = {
     "tanh_chain": (10_000, 10_000_000, 400, 10),
     "sincos_chain": (10_000, 10_000_000, 400, 10),
     "monte_carlo": (100_000, 10_000_000, 100, 5),
+    "sparse_cg": (100, 1000, 150, 20),
 }
-QUICK_SIZES = {"jacobi2d": 30, "cg": 30, "cfd": 20, "shallow_water": 30, "jacobi_dense": 100,
-               "stencil_inplace": 30}
+QUICK_SIZES = {"jacobi2d": 30, "cg": 30, "sparse_cg": 30, "cfd": 20, "shallow_water": 30,
+               "jacobi_dense": 100, "stencil_inplace": 30}
 
 
 @dataclass

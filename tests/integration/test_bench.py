@@ -25,7 +25,7 @@ def test_quick_suite_runs_every_application(tmp_path: Path) -> None:
     assert apps == {"black_scholes", "expression", "stream", "jacobi2d", "cg", "logreg", "cg1d",
                     "kmeans", "linreg", "cfd", "shallow_water", "complex_field",
                     "jacobi_dense", "stencil_inplace", "exp_chain", "log_chain", "tanh_chain",
-                    "sincos_chain", "monte_carlo"}
+                    "sincos_chain", "monte_carlo", "sparse_cg"}
     for row in rows:
         assert row["on_median"] > 0 and row["off_median"] > 0
         assert row["fusion"]["fused_launches"] >= 1, row["app"]

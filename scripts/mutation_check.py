@@ -57,6 +57,10 @@ ROOT = Path(__file__).resolve().parents[1]
 VENV = Path(os.environ.get("LEGATE_FUSE_VENV") or ROOT / ".venv")
 PYTHON = VENV / "bin" / "python"
 PACKAGE = "legate_fuse"
+# The sparse library beside it: its Python package and its compiled module (installed in
+# site-packages itself, not in the package), copied and mutated the same way.
+CSR_PACKAGE = "legate_csr"
+CSR_MODULE = "_legate_csr"
 # The incremental C++ build of mutated sources (build/ is ignored by git).
 MUTATION_BUILD = ROOT / "build" / "mutation"
 # Release, as the install builds, but without the link-time optimisation pybind11 adds to its
@@ -67,6 +71,7 @@ NO_LTO = "CMAKE_INTERPROCEDURAL_OPTIMIZATION:BOOL=OFF"
 # What CMake needs of the repository to build the two modules.
 CMAKE_INPUTS = ("CMakeLists.txt", "cmake", "src")
 # Sources of the _tasks module (see CMakeLists.txt); every other .cc is part of _core.
+CSR_SOURCES = ("src/cpp/csr/", "src/cpp/bindings/csr_module.cc")
 TASKS_SOURCES = ("src/cpp/tasks/", "src/cpp/runtime/kernel_registry.cc",
                  "src/cpp/runtime/kernel_threads.cc",
                  "src/cpp/runtime/cuda_driver.cc", "src/cpp/bindings/tasks_module.cc")
@@ -94,6 +99,8 @@ class Mutation:
 
     def targets(self) -> tuple[str, ...]:
         """The CMake targets whose build contains the file (a header: both, to be safe)."""
+        if self.path.startswith(CSR_SOURCES):
+            return (CSR_MODULE,)
         if not self.path.endswith(".cc"):
             return ("_core", "_tasks")
         return ("_tasks",) if self.path.startswith(TASKS_SOURCES) else ("_core",)
@@ -124,6 +131,8 @@ TRACES_AFTER_OTHER_WINDOWS = ("tests/integration/test_shared_storage.py",
                               "tests/integration/test_step_aside.py",
                               "tests/integration/test_traces.py")
 AXIS_REDUCTIONS = "tests/integration/test_axis_reductions.py"
+CSR = "tests/sparse/test_csr.py"
+CSR_PROCESSES = "tests/sparse/test_csr_processes.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
@@ -1880,6 +1889,46 @@ MUTATIONS: tuple[Mutation, ...] = (
         '__version__ = "0.1.0"\nfrom legate_fuse import api as _api  # noqa: E402, F401\n',
         ("tests/unit/test_layout.py::test_the_startup_module_imports_nothing_of_the_package",),
         "with fusion off, start-up imports nothing of the package but _autoload.py"),
+    # The sparse library (legate_csr).
+    Mutation(
+        "csr-x-through-columns", "legate_csr/_library.py",
+        "    task.add_constraint(image(columns, factor, ImageComputationHint.MIN_MAX))\n",
+        "",
+        (f"{CSR_PROCESSES}::test_a_program_runs_alike_without_the_plugin_and_with_it",),
+        "a block of rows reads x through the image of its columns"),
+    Mutation(
+        "csr-elements-through-rows", "legate_csr/_library.py",
+        "    task.add_constraint(image(rows, columns, ImageComputationHint.FIRST_LAST))\n",
+        "",
+        (f"{CSR_PROCESSES}::test_a_program_runs_alike_without_the_plugin_and_with_it",),
+        "a block of rows reads its elements' columns through the image of its row ranges"),
+    Mutation(
+        "csr-diagonal-sums-duplicates", "src/cpp/csr/diagonal.cc",
+        "        sum += values[k];\n",
+        "        sum = values[k];\n",
+        (f"{CSR}::test_what_the_matrix_tells_equals_scipy",),
+        "the diagonal sums duplicate elements, as scipy does"),
+    Mutation(
+        "csr-product-in-storage-order", "src/cpp/csr/spmv.cc",
+        "    for (legate::coord_t k = range.lo[0]; k <= range.hi[0]; ++k) {\n"
+        "      sum += matrix.values[k] * factor[matrix.columns[k]];\n",
+        "    for (legate::coord_t k = range.hi[0]; k >= range.lo[0]; --k) {\n"
+        "      sum += matrix.values[k] * factor[matrix.columns[k]];\n",
+        (f"{CSR}::test_products_equal_scipys",),
+        "a product sums each row as scipy does, bit for bit"),
+    Mutation(
+        "csr-views-copied", "legate_csr/csr.py",
+        "    if store_of(x).transformed:  # a view (a column, a strided slice): read through its"
+        " image\n",
+        "    if False:\n",
+        (f"{CSR}::test_products_equal_scipys",),
+        "a view is multiplied as a store of its own"),
+    Mutation(
+        "csr-diags-drops-zeros", "legate_csr/construct.py",
+        "    kept = value != 0\n",
+        "    kept = value == value\n",
+        (f"{CSR}::test_diags_equals_scipys",),
+        "diags stores no zeros, as scipy's diags(...).tocsr()"),
 )
 
 
@@ -1921,6 +1970,16 @@ def python_sources(folder: Path) -> set[Path]:
     return {p.relative_to(folder) for p in folder.rglob("*.py") if "__pycache__" not in p.parts}
 
 
+def copy_sources(repo: Path, copy: Path) -> None:
+    """The repository's Python sources of a package over its copy (`copy` may not exist yet)."""
+    copy.mkdir(parents=True, exist_ok=True)
+    for stale in python_sources(copy) - python_sources(repo):
+        (copy / stale).unlink()  # removed from the repository since the install
+    for source in python_sources(repo):
+        (copy / source).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(repo / source, copy / source)
+
+
 def make_package_copy(run_dir: Path, installed: Path) -> Path:
     """site/legate_fuse in `run_dir`: the installed package with the repository's Python sources
     (the check tests the checked-out code; only the compiled modules come from the install).
@@ -1929,12 +1988,11 @@ def make_package_copy(run_dir: Path, installed: Path) -> Path:
     site = run_dir / "site"
     copy = site / PACKAGE
     shutil.copytree(installed, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    repo = ROOT / PACKAGE
-    for stale in python_sources(copy) - python_sources(repo):
-        (copy / stale).unlink()  # removed from the repository since the install
-    for source in python_sources(repo):
-        (copy / source).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(repo / source, copy / source)
+    copy_sources(ROOT / PACKAGE, copy)
+    # The sparse library: its sources as checked out, its compiled module as installed.
+    copy_sources(ROOT / CSR_PACKAGE, site / CSR_PACKAGE)
+    for module in installed.parent.glob(f"{CSR_MODULE}*.so"):
+        shutil.copyfile(module, site / module.name)
     # Loaded into pytest (-p): stops the run if the package it imports is not the copy.
     (site / f"{GUARD}.py").write_text(
         "import legate_fuse\nimport pytest\n\n\n"
@@ -1948,7 +2006,8 @@ def make_package_copy(run_dir: Path, installed: Path) -> Path:
 def install_modules(site: Path, modules: Sequence[Path]) -> None:
     """Puts compiled modules into the package copy, over the installed ones."""
     for module in modules:
-        target = site / PACKAGE / module.name
+        folder = site if module.name.startswith(CSR_MODULE) else site / PACKAGE
+        target = folder / module.name
         if not target.exists():  # another name would sit beside the installed module
             raise CheckError(f"{module.name} is not the name of an installed module")
         shutil.copyfile(module, target)
@@ -1996,7 +2055,10 @@ FAILED_LINE = re.compile(r"^(?:FAILED|ERROR) (.+?)(?: - .*)?$", re.MULTILINE)
 def run_pytest(site: Path, environ: dict[str, str], tests: Sequence[str], stop_at_first: bool,
                timeout: float, log_file: Path) -> tuple[int | None, str]:
     """Exit status (None: timed out) and pytest's output."""
-    command = [str(PYTHON), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", GUARD,
+    # -P: `python -m pytest` would put the working directory (the repository) first on
+    # sys.path, where the checked-out legate_csr comes before its copy (the processes the tests
+    # start are not affected).
+    command = [str(PYTHON), "-P", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", GUARD,
                *(["-x"] if stop_at_first else []), *tests]
     # A session of its own, so that a timeout (or Ctrl-C here) ends the test programs it
     # started too: they would not get the terminal's signal.
@@ -2129,7 +2191,7 @@ class Checker:
         build.sync()
         build.configure()
         # Nothing else runs yet: every core builds.
-        modules = build.compile(("_core", "_tasks"), jobs=os.cpu_count() or 1)
+        modules = build.compile(("_core", "_tasks", CSR_MODULE), jobs=os.cpu_count() or 1)
         self.cpp = build
         return self.baseline("unmutated-built", tests, modules)
 

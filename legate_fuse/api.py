@@ -1,5 +1,5 @@
-"""The public functions: `enable`, `disable`, `flush`, `is_enabled`, `stats`, and the start-up path
-of LEGATE_FUSE=1 (`enable_from_environment`, called by _autoload.py)."""
+"""The public functions: `enable`, `disable`, `flush`, `is_enabled`, `stats`, `register_lifting`,
+and the start-up path of LEGATE_FUSE=1 (`enable_from_environment`, called by _autoload.py)."""
 
 from __future__ import annotations
 
@@ -71,3 +71,14 @@ def stats() -> dict[str, Any]:
         return {"mode": Mode.OFF.value, **Stats().as_dict(), "mode_seconds": {},
                 "mode_reasons": {Mode.OFF.value: {"fusion was never enabled": 1}}}
     return current_session.report()
+
+
+def register_lifting(library_name: str, lifting: Any) -> None:
+    """Records and fuses the tasks of the Legate library `library_name` as `lifting` says (an
+    object or module with the methods of `legate_fuse.lift.Lifting`, or "module:attribute"
+    to import it from on first use). An installed package can declare it instead, as an entry
+    point of the group `legate_fuse.liftings`. Call it before the library creates its first
+    task."""
+    from legate_fuse import lift
+
+    lift.register(library_name, lifting)

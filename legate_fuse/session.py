@@ -235,8 +235,10 @@ class Session:
             return
         tracking = self.tracker.install()
         attaching = self.external.install()
-        self._read_points_pending = not (flush_points.install(self.flush) and tracking
-                                         and attaching)
+        from legate_fuse.lift import builds_tasks_only
+
+        self._read_points_pending = not (flush_points.install(self.flush, builds_tasks_only)
+                                         and tracking and attaching)
 
     def report(self) -> dict[str, Any]:
         """The statistics, with the mode: the current one, seconds in each, why each was

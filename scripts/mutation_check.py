@@ -131,6 +131,7 @@ TRACES_AFTER_OTHER_WINDOWS = ("tests/integration/test_shared_storage.py",
                               "tests/integration/test_step_aside.py",
                               "tests/integration/test_traces.py")
 AXIS_REDUCTIONS = "tests/integration/test_axis_reductions.py"
+LIBRARY_LIFTING = "tests/integration/test_library_lifting.py"
 CSR = "tests/sparse/test_csr.py"
 CSR_PROCESSES = "tests/sparse/test_csr_processes.py"
 
@@ -1889,6 +1890,24 @@ MUTATIONS: tuple[Mutation, ...] = (
         '__version__ = "0.1.0"\nfrom legate_fuse import api as _api  # noqa: E402, F401\n',
         ("tests/unit/test_layout.py::test_the_startup_module_imports_nothing_of_the_package",),
         "with fusion off, start-up imports nothing of the package but _autoload.py"),
+    # Other libraries' liftings (legate_fuse.register_lifting).
+    Mutation(
+        "lifting-registered-forgets-encodings", "legate_fuse/plan/replay.py",
+        "        if self._generation != lift.generation():"
+        "  # a library's lifting was registered since\n",
+        "        if False:\n",
+        (f"{LIBRARY_LIFTING}::test_a_registered_librarys_task_is_fused_with_cupynumerics",
+         f"{LIBRARY_LIFTING}::test_a_task_its_lifting_does_not_lift_runs_as_built"),
+        "a stream encoded under a library's earlier lifting is encoded anew"),
+    Mutation(
+        "data-interface-flushes-for-others", "legate_fuse/capture/flush_points.py",
+        "            if not builds_tasks(sys._getframe(1).f_globals.get(\"__name__\", \"\")):\n",
+        "            if False:\n",
+        ("tests/integration/test_flush_points.py",
+         f"{LIBRARY_LIFTING}::test_a_library_that_builds_tasks_from_the_data_interface_does_"
+         "not_flush"),
+        "the data interface flushes the window unless a registered library builds tasks "
+        "with it"),
     # The sparse library (legate_csr).
     Mutation(
         "csr-x-through-columns", "legate_csr/_library.py",
@@ -1896,12 +1915,6 @@ MUTATIONS: tuple[Mutation, ...] = (
         "",
         (f"{CSR_PROCESSES}::test_a_program_runs_alike_without_the_plugin_and_with_it",),
         "a block of rows reads x through the image of its columns"),
-    Mutation(
-        "csr-elements-through-rows", "legate_csr/_library.py",
-        "    task.add_constraint(image(rows, columns, ImageComputationHint.FIRST_LAST))\n",
-        "",
-        (f"{CSR_PROCESSES}::test_a_program_runs_alike_without_the_plugin_and_with_it",),
-        "a block of rows reads its elements' columns through the image of its row ranges"),
     Mutation(
         "csr-diagonal-sums-duplicates", "src/cpp/csr/diagonal.cc",
         "        sum += values[k];\n",

@@ -49,7 +49,8 @@ class PendingVariable:
 
 
 class PendingConstraint:
-    """`align(*variables)` or `broadcast(variable, axes)` over pending variables."""
+    """`align(*variables)`, `broadcast(variable, axes)` or `image(function, range, hint)` over
+    pending variables."""
 
     __slots__ = ("args", "kind")
 
@@ -86,10 +87,10 @@ def real(value: Any) -> Any:
 
 def constraint_function(kind: str, original: Any) -> Any:
     """legate.core's `kind` constraint function, as the session installs it: over variables of
-    lazy tasks it returns a PendingConstraint (`align`, `broadcast`), or builds their tasks
-    first (any other); over real variables it is Legate's own."""
+    lazy tasks it returns a PendingConstraint (`align`, `broadcast`, `image`), or builds their
+    tasks first (any other); over real variables it is Legate's own."""
 
-    pends = kind in ("align", "broadcast")
+    pends = kind in ("align", "broadcast", "image")
 
     def constraint(*args: Any, **kwargs: Any) -> Any:
         if (len(args) == 2 and type(args[0]) is PendingVariable

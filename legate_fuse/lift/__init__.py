@@ -1,32 +1,83 @@
 """Lifting: recorded Legate tasks to operations the fusion analysis and code generator know.
 
-One module per Legate library, found through `LIBRARIES`. A task no lifting recognises is
-opaque: it runs exactly as the library built it, and the analysis never fuses across it.
+Each Legate library's tasks are lifted by its *lifting* (the methods of `Lifting`,
+lift/protocol.py), registered under the library's name with `register` (public as
+`legate_fuse.register_lifting`) or declared by an installed package as an entry point of the
+group `legate_fuse.liftings`. cuPyNumeric's is registered here, through the same call. A task
+no lifting recognises is opaque: it runs exactly as the library built it, and the analysis never
+fuses across it.
 """
 
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
 from typing import Any
 
 from legate_fuse.capture import compat
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.lift.base import READ, REDUCE, WRITE, LiftedArg, LiftedTask
+from legate_fuse.lift.protocol import Lifting
 
-__all__ = ["LIBRARIES", "READ", "REDUCE", "WRITE", "LiftedArg", "LiftedTask", "lazy_task_ids",
-           "lift", "pays_alone", "runtime_scalar", "task_name", "task_name_of"]
+__all__ = ["ENTRY_POINT_GROUP", "READ", "REDUCE", "WRITE", "LiftedArg", "LiftedTask", "Lifting",
+           "builds_tasks_only", "generation", "lazy_task_ids", "lift", "pays_alone", "register",
+           "runtime_scalar", "task_name", "task_name_of"]
 
-# Legate library name -> the module that lifts its tasks (`lift(record)`, `pays_alone(record)`,
-# `task_names()`, ...).
-# Imported when a task of the library is first lifted: a lifting module imports Legate, which
-# must not be loaded before the program loads it.
-LIBRARIES = {"cupynumeric": "legate_fuse.lift.cupynumeric"}
+ENTRY_POINT_GROUP = "legate_fuse.liftings"
+
+# Legate library name -> its lifting, or where to import it from ("module" or
+# "module:attribute"): imported when a task of the library is first lifted, since a lifting
+# imports Legate, which must not be loaded before the program loads it.
+_LIFTINGS: dict[str, Lifting | str] = {}
+_entry_points_read = False
+_generation = 0
 
 
-def library_lifting(library_name: str) -> ModuleType | None:
-    module = LIBRARIES.get(library_name)
-    return importlib.import_module(module) if module is not None else None
+def register(library_name: str, lifting: Lifting | str) -> None:
+    """Lifts the tasks of the Legate library `library_name` with `lifting` from now on (an
+    object or module with the methods of `Lifting`, or where to import it from), in place of
+    any lifting registered before. Call it before the library's first task is created: a
+    library's liftable task ids are read once."""
+    if not isinstance(library_name, str) or not library_name:
+        raise TypeError(f"a Legate library's name, not {library_name!r}")
+    if not isinstance(lifting, str):
+        missing = [name for name in Lifting.METHODS if not callable(getattr(lifting, name, None))]
+        if missing:
+            raise TypeError(f"the lifting of {library_name!r} lacks {', '.join(missing)}")
+    _LIFTINGS[library_name] = lifting
+    # What an earlier lifting of the library made of its tasks is forgotten, here and by
+    # whoever kept it (the streams encoded: plan/replay.py).
+    _LIFTED.clear()
+    _BUILDS_TASKS.clear()
+    global _generation
+    _generation += 1
+
+
+def generation() -> int:
+    """How many times liftings were registered: what was made of tasks under an older
+    generation may no longer be what their lifting makes of them."""
+    return _generation
+
+
+def _read_entry_points() -> None:
+    """The liftings installed packages declare (entry points), registered once; one registered
+    by a call keeps its place."""
+    global _entry_points_read
+    _entry_points_read = True
+    from importlib.metadata import entry_points
+
+    for entry in entry_points(group=ENTRY_POINT_GROUP):
+        _LIFTINGS.setdefault(entry.name, entry.value)
+
+
+def library_lifting(library_name: str) -> Lifting | None:
+    if not _entry_points_read and library_name not in _LIFTINGS:
+        _read_entry_points()
+    lifting = _LIFTINGS.get(library_name)
+    if isinstance(lifting, str):
+        module_name, _, attribute = lifting.partition(":")
+        module: Any = importlib.import_module(module_name)
+        lifting = _LIFTINGS[library_name] = getattr(module, attribute) if attribute else module
+    return lifting
 
 
 def lazy_task_ids(library_name: str) -> dict[int, int | None]:
@@ -36,7 +87,7 @@ def lazy_task_ids(library_name: str) -> dict[int, int | None]:
     lifting = library_lifting(library_name)
     if lifting is None:
         return {}
-    limits: dict[int, int] = lifting.scalar_limits()
+    limits = lifting.scalar_limits()
     return {task_id: limits.get(task_id) for task_id in lifting.lifted_task_ids()}
 
 
@@ -114,3 +165,42 @@ def task_name_of(library_name: str, task_id: int) -> str:
     if name is not None:
         return f"{library_name}.{name}"
     return f"{library_name}:{task_id}"
+
+
+# Top-level package -> whether its code reaches stores through the data interface only to
+# build tasks (see builds_tasks_only).
+_BUILDS_TASKS: dict[str, bool] = {}
+
+
+def builds_tasks_only(module_name: str) -> bool:
+    """Whether code of the module `module_name` reads cuPyNumeric's data interface only to
+    build tasks with the stores it gets: its package is that of a library's registered lifting
+    that says so (`data_interface_builds_tasks`). Those tasks go through the plugin, so the
+    window need not run first."""
+    package = module_name.partition(".")[0]
+    known = _BUILDS_TASKS.get(package)
+    if known is None:
+        known = _BUILDS_TASKS[package] = any(
+            _package_of(lifting) == package
+            and bool(getattr(library_lifting(name), "data_interface_builds_tasks", False))
+            for name, lifting in _registered().items())
+    return known
+
+
+def _registered() -> dict[str, Lifting | str]:
+    if not _entry_points_read:
+        _read_entry_points()
+    return dict(_LIFTINGS)
+
+
+def _package_of(lifting: Lifting | str) -> str:
+    """The top-level package a lifting comes from."""
+    if isinstance(lifting, str):
+        where = lifting
+    else:
+        where = getattr(lifting, "__name__", None) or type(lifting).__module__
+    return where.partition(":")[0].partition(".")[0]
+
+
+# cuPyNumeric's lifting, registered as any library's is.
+register("cupynumeric", "legate_fuse.lift.cupynumeric")

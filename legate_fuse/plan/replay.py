@@ -22,7 +22,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from legate_fuse import _core
+from legate_fuse import _core, lift
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.lift import pays_alone
 
@@ -98,11 +98,15 @@ class Encodings:
     def __init__(self) -> None:
         self._known: dict[Hashable, Encoding] = {}
         self._last: tuple[Hashable, Encoding] | None = None
+        self._generation = lift.generation()
 
     def get(self, stream: Stream) -> Encoding | None:
         key = stream.key
         if key is None:
             return None
+        if self._generation != lift.generation():  # a library's lifting was registered since
+            self.clear()
+            self._generation = lift.generation()
         last = self._last
         if last is not None and last[0] == key:
             return last[1]

@@ -25,8 +25,9 @@ def random_matrix(rows: int, columns: int, density: float, dtype: Any, seed: int
 def matrices(dtype: Any) -> dict[str, Any]:
     """scipy matrices in compressed rows, each a case of its own."""
     with_duplicates = sp.csr_array(
-        (numpy.array([1.0, 2.0, 3.0, 4.0, 5.0], dtype=dtype), numpy.array([2, 0, 2, 1, 1]),
-         numpy.array([0, 3, 3, 5])), shape=(3, 4))  # row 0: column 2 twice; row 1 empty
+        (numpy.array([1.0, 2.0, 3.0, 4.0, 5.0], dtype=dtype), numpy.array([0, 2, 0, 1, 1]),
+         numpy.array([0, 3, 3, 5])), shape=(3, 4))  # row 0: column 0 (its diagonal) twice,
+    # unsorted; row 1 empty; row 2: column 1 twice
     return {
         "random": random_matrix(40, 30, 0.2, dtype, 1),
         "tall": random_matrix(200, 7, 0.3, dtype, 2),

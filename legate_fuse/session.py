@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from legate_fuse import settings, unfused
+from legate_fuse import lift, settings, unfused
 from legate_fuse.capture import compat, flush_points, import_hooks, traces
 from legate_fuse.capture.call_sites import CallSites
 from legate_fuse.capture.direct_tasks import DirectTasks
@@ -235,9 +235,7 @@ class Session:
             return
         tracking = self.tracker.install()
         attaching = self.external.install()
-        from legate_fuse.lift import builds_tasks_only
-
-        self._read_points_pending = not (flush_points.install(self.flush, builds_tasks_only)
+        self._read_points_pending = not (flush_points.install(self.flush, lift.builds_tasks_only)
                                          and tracking and attaching)
 
     def report(self) -> dict[str, Any]:

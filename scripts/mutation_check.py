@@ -1917,8 +1917,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a block of rows reads x through the image of its columns"),
     Mutation(
         "csr-diagonal-sums-duplicates", "src/cpp/csr/diagonal.cc",
-        "        sum += values[k];\n",
-        "        sum = values[k];\n",
+        "        sum += matrix.values[k];\n",
+        "        sum = matrix.values[k];\n",
         (f"{CSR}::test_what_the_matrix_tells_equals_scipy",),
         "the diagonal sums duplicate elements, as scipy does"),
     Mutation(

@@ -3,9 +3,9 @@
 #include <legate.h>
 
 #include <cstdint>
-#include <stdexcept>
 
 #include "csr/csr_tasks.h"
+#include "csr/matrix_view.h"
 
 namespace legate_csr {
 namespace {
@@ -18,16 +18,14 @@ void diagonal(const legate::PhysicalStore& out, const legate::PhysicalStore& pos
   if (rows.empty()) {
     return;
   }
-  const auto row_ranges = pos.read_accessor<legate::Rect<1>, 1>();
-  const auto columns    = crd.read_accessor<std::int64_t, 1>();
-  const auto values     = vals.read_accessor<T, 1>();
-  const auto result     = out.write_accessor<T, 1>();
+  const Elements<T> matrix{pos, crd, vals};
+  T* const result = out.write_accessor<T, 1>().ptr(rows.lo) - rows.lo[0];
   for (legate::coord_t row = rows.lo[0]; row <= rows.hi[0]; ++row) {
-    const legate::Rect<1> range = row_ranges[row];
-    T sum                       = T{0};
+    const legate::Rect<1>& range = matrix.ranges[row];
+    T sum                        = T{0};
     for (legate::coord_t k = range.lo[0]; k <= range.hi[0]; ++k) {
-      if (columns[k] == row) {
-        sum += values[k];
+      if (matrix.columns[k] == row) {
+        sum += matrix.values[k];
       }
     }
     result[row] = sum;
@@ -42,16 +40,7 @@ void DiagonalTask::cpu_variant(legate::TaskContext context)
   const auto pos  = context.input(0).data();
   const auto crd  = context.input(1).data();
   const auto vals = context.input(2).data();
-  switch (vals.code()) {
-    case legate::Type::Code::FLOAT32:
-      diagonal<float>(out, pos, crd, vals);
-      break;
-    case legate::Type::Code::FLOAT64:
-      diagonal<double>(out, pos, crd, vals);
-      break;
-    default:
-      throw std::invalid_argument("legate_csr: values must be float32 or float64");
-  }
+  with_value_type(vals.code(), [&](auto zero) { diagonal<decltype(zero)>(out, pos, crd, vals); });
 }
 
 }  // namespace legate_csr

@@ -5,37 +5,12 @@
 #include <legate/redop/redop.h>
 
 #include <cstdint>
-#include <stdexcept>
 
 #include "csr/csr_tasks.h"
+#include "csr/matrix_view.h"
 
 namespace legate_csr {
 namespace {
-
-// The address of element 0 of a 1-D store's instance (the store's own elements are at their
-// indices from it): the loops index raw pointers, which the compiler keeps in registers.
-template <typename T>
-const T* base_of(const legate::PhysicalStore& store)
-{
-  const auto shape = store.shape<1>();
-  return shape.empty() ? nullptr : store.read_accessor<T, 1>().ptr(shape.lo) - shape.lo[0];
-}
-
-// A matrix's row ranges, columns and values, as the task's instances hold them.
-template <typename T>
-struct Elements {
-  Elements(const legate::PhysicalStore& pos, const legate::PhysicalStore& crd,
-           const legate::PhysicalStore& vals)
-      : ranges{base_of<legate::Rect<1>>(pos)},
-        columns{base_of<std::int64_t>(crd)},
-        values{base_of<T>(vals)}
-  {
-  }
-
-  const legate::Rect<1>* ranges;
-  const std::int64_t* columns;
-  const T* values;
-};
 
 template <typename T>
 void multiply(const legate::PhysicalStore& y, const legate::PhysicalStore& pos,
@@ -89,16 +64,7 @@ void SpmvTask::cpu_variant(legate::TaskContext context)
   const auto crd  = context.input(1).data();
   const auto vals = context.input(2).data();
   const auto x    = context.input(3).data();
-  switch (vals.code()) {
-    case legate::Type::Code::FLOAT32:
-      multiply<float>(y, pos, crd, vals, x);
-      break;
-    case legate::Type::Code::FLOAT64:
-      multiply<double>(y, pos, crd, vals, x);
-      break;
-    default:
-      throw std::invalid_argument("legate_csr: values must be float32 or float64");
-  }
+  with_value_type(vals.code(), [&](auto zero) { multiply<decltype(zero)>(y, pos, crd, vals, x); });
 }
 
 void SpmvTransposeTask::cpu_variant(legate::TaskContext context)
@@ -108,16 +74,8 @@ void SpmvTransposeTask::cpu_variant(legate::TaskContext context)
   const auto crd  = context.input(1).data();
   const auto vals = context.input(2).data();
   const auto x    = context.input(3).data();
-  switch (vals.code()) {
-    case legate::Type::Code::FLOAT32:
-      multiply_transposed<float>(y, pos, crd, vals, x);
-      break;
-    case legate::Type::Code::FLOAT64:
-      multiply_transposed<double>(y, pos, crd, vals, x);
-      break;
-    default:
-      throw std::invalid_argument("legate_csr: values must be float32 or float64");
-  }
+  with_value_type(vals.code(),
+                  [&](auto zero) { multiply_transposed<decltype(zero)>(y, pos, crd, vals, x); });
 }
 
 }  // namespace legate_csr

@@ -1908,6 +1908,13 @@ MUTATIONS: tuple[Mutation, ...] = (
          "not_flush"),
         "the data interface flushes the window unless a registered library builds tasks "
         "with it"),
+    Mutation(
+        "liftings-from-entry-points", "legate_fuse/lift/__init__.py",
+        "        _LIFTINGS.setdefault(entry.name, entry.value)\n",
+        "        pass\n",
+        (f"{LIBRARY_LIFTING}::test_a_library_that_builds_tasks_from_the_data_interface_does_"
+         "not_flush",),
+        "an installed package's lifting is found through its entry point"),
     # The sparse library (legate_csr).
     Mutation(
         "csr-x-through-columns", "legate_csr/_library.py",

@@ -36,6 +36,8 @@ class Privilege(_Pybind11Enum):
     REDUCE: ClassVar[Privilege]  # 3
     READ_WHOLE: ClassVar[Privilege]  # 4
     WRITE_WHOLE: ClassVar[Privilege]  # 5
+    READ_CALL: ClassVar[Privilege]  # 6
+    WRITE_CALL: ClassVar[Privilege]  # 7
 
 class StoreDesc(metaclass=_Pybind11Type):
     @property
@@ -120,6 +122,9 @@ class Group(metaclass=_Pybind11Type):
     def products(self) -> list[tuple[int, int, int]]: ...
     @property
     def draws(self) -> list[tuple[int, int]]: ...
+    @property
+    def calls(self) -> list[tuple[int, tuple[int, ...]]]:
+        """(task, stores) of each row call: the task of the window, its arguments' stores."""
     @property
     def arg_triples(self) -> list[tuple[int, int, int]]:
         """(store, privilege, redop) of each of `args`."""

@@ -158,8 +158,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the fused task makes a group's draws, not products with no factors"),
     Mutation(
         "draws-ordered-by-token", "legate_fuse/backend/fuser.py",
-        "                        self.draws.token() if draws else None)\n",
-        "                        None)\n",
+        "                        self.draws.token() if draws else None, calls)\n",
+        "                        None, calls)\n",
         (f"{DRAWS}::test_draws_stay_in_order_behind_a_slow_input",),
         "every fused task that draws reads and writes the token (draws in program order)"),
     Mutation(

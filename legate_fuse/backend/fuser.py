@@ -23,7 +23,9 @@ from legate_fuse.counters import Stats
 from legate_fuse.draw_order import DrawOrder
 from legate_fuse.lift import runtime_scalar
 from legate_fuse.lift.draw_args import draw_words, is_draw
+from legate_fuse.lift.row_calls import row_call
 from legate_fuse.plan.kernel_spec import (
+    ROLE_CALL_READ,
     ROLE_INPUT,
     ROLE_READ_WHOLE,
     FusedKernel,
@@ -40,6 +42,8 @@ logger = logging.getLogger("legate_fuse")
 # Failures the plugin expects (their messages say what went wrong); any other exception is
 # reported with its type, and falls back just the same.
 EXPECTED_ERRORS = (UnsupportedGroup, CompileError, _core.UnsupportedError, RuntimeError, OSError)
+# The roles of a fused task's arguments that it only reads.
+_ONLY_READ = (ROLE_INPUT, ROLE_READ_WHOLE, ROLE_CALL_READ)
 
 
 class Fuser:
@@ -132,11 +136,12 @@ class Fuser:
                                    for task, index in step.scalar_sources)
                 draws = [(result, draw_words(planned.records[task]))
                          for result, task in step.draws]
+                calls = [(row_call(op), positions) for op, positions in step.calls]
                 with self.clock.stage("submit"):
                     task = build_fused_task(
                         self.runtime(), kernel.kernel_id if kernel is not None else "", args,
                         scalars, step.provenance, step.products, draws,
-                        self.draws.token() if draws else None)
+                        self.draws.token() if draws else None, calls)
                     # Submission is the last step that can fail before the task exists.
                     if self.timer is None:
                         task.execute()
@@ -151,7 +156,7 @@ class Fuser:
             if step.draws:
                 self.draws.note_drawn()
             self.packed_futures.note_results(store for store, role, _ in args
-                                             if role != ROLE_INPUT and role != ROLE_READ_WHOLE)
+                                             if role not in _ONLY_READ)
             self._count(step, bytes_not_allocated)
         return None
 

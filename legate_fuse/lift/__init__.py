@@ -15,10 +15,13 @@ from typing import Any
 
 from legate_fuse.capture import compat
 from legate_fuse.capture.task_record import TaskRecord
+from legate_fuse.lift import row_calls
 from legate_fuse.lift.base import READ, REDUCE, WRITE, LiftedArg, LiftedTask
 from legate_fuse.lift.protocol import Lifting
+from legate_fuse.lift.row_calls import RowCall
 
 __all__ = ["ENTRY_POINT_GROUP", "READ", "REDUCE", "WRITE", "LiftedArg", "LiftedTask", "Lifting",
+           "RowCall",
            "builds_tasks_only", "generation", "lazy_task_ids", "lift", "pays_alone", "register",
            "runtime_scalar", "task_name", "task_name_of"]
 
@@ -44,6 +47,8 @@ def register(library_name: str, lifting: Lifting | str) -> None:
         if missing:
             raise TypeError(f"the lifting of {library_name!r} lacks {', '.join(missing)}")
     _LIFTINGS[library_name] = lifting
+    if not isinstance(lifting, str):
+        row_calls.note_lifting(lifting)
     # What an earlier lifting of the library made of its tasks is forgotten, here and by
     # whoever kept it (the streams encoded: plan/replay.py).
     _LIFTED.clear()
@@ -77,6 +82,7 @@ def library_lifting(library_name: str) -> Lifting | None:
         module_name, _, attribute = lifting.partition(":")
         module: Any = importlib.import_module(module_name)
         lifting = _LIFTINGS[library_name] = getattr(module, attribute) if attribute else module
+        row_calls.note_lifting(lifting)
     return lifting
 
 

@@ -17,6 +17,9 @@ READ, WRITE, READ_WRITE, REDUCE = (int(p.value) for p in (
 # result written whole by the product before the kernel runs.
 READ_WHOLE, WRITE_WHOLE = (int(p.value) for p in (_core.Privilege.READ_WHOLE,
                                                    _core.Privilege.WRITE_WHOLE))
+# A row call's arguments (lift/row_calls.py): what its routine reads, and its result.
+READ_CALL, WRITE_CALL = (int(p.value) for p in (_core.Privilege.READ_CALL,
+                                                 _core.Privilege.WRITE_CALL))
 
 
 # Slotted and not frozen: lifted forms are made for every held task at every flush, and a

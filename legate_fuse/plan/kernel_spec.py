@@ -18,9 +18,10 @@ ARG, REGISTER, SCALAR, INDEX = (int(k.value) for k in (
 ROLE_INPUT, ROLE_OUTPUT, ROLE_REDUCTION = (int(r.value) for r in (
     _core.ArgRole.INPUT, _core.ArgRole.OUTPUT, _core.ArgRole.REDUCTION))
 NO_OPERAND = (REGISTER, -1)
-# The fused task's own roles beyond the kernel's: a store only a product reads (whole), and a
-# product's result (an output of the task, computed before the kernel, which reads it).
-ROLE_READ_WHOLE, ROLE_PRODUCT = 3, 4
+# The fused task's own roles beyond the kernel's: a store only a product reads (whole), a
+# product's result (an output of the task, computed before the kernel, which reads it), and
+# likewise a store only a row call reads and a row call's result (partitioned with the group).
+ROLE_READ_WHOLE, ROLE_PRODUCT, ROLE_CALL_READ, ROLE_CALL_RESULT = 3, 4, 5, 6
 
 _ROLE = {
     int(_core.Privilege.READ.value): ROLE_INPUT,
@@ -28,6 +29,8 @@ _ROLE = {
     int(_core.Privilege.REDUCE.value): ROLE_REDUCTION,
     int(_core.Privilege.READ_WHOLE.value): ROLE_READ_WHOLE,
     int(_core.Privilege.WRITE_WHOLE.value): ROLE_PRODUCT,
+    int(_core.Privilege.READ_CALL.value): ROLE_CALL_READ,
+    int(_core.Privilege.WRITE_CALL.value): ROLE_CALL_RESULT,
 }
 
 

@@ -47,6 +47,9 @@ class Step(NamedTuple):
     # `args` of the result, the task of the window that draws it) (lift/random_draws.py). A
     # step of draws only has no kernel: its task only draws.
     draws: tuple[tuple[int, int], ...] = ()
+    # Of a fused step: the row calls its task makes before the kernel, as (the operation of
+    # the task each stands for, positions in `args` of its arguments) (lift/row_calls.py).
+    calls: tuple[tuple[str, tuple[int, ...]], ...] = ()
     # Of a step run as built: why each of its tasks was not fused (unfused.py; WINDOW_ENDED
     # where the window ended first, the flush that ended it known only when it runs).
     why_unfused: tuple[str, ...] = ()
@@ -99,7 +102,9 @@ def steps_of(plan: _core.Plan, labels: Sequence[str], tasks: int) -> tuple[Step,
                                  provenance=f"legate_fuse[{ops}]",
                                  scalar_sources=tuple(group.scalar_sources),
                                  products=tuple((position[r], position[m], position[v])
-                                                for r, m, v in group.products), draws=draws)
+                                                for r, m, v in group.products), draws=draws,
+                                 calls=tuple((labels[t], tuple(position[s] for s in stores))
+                                             for t, stores in group.calls))
         steps.append(step)
         ended_before = end_reason
     seen = sorted(t for step in steps for t in (*step.tasks, *step.dead_tasks))

@@ -24,6 +24,7 @@ std::optional<ArgSpec::Role> role_of(ir::Privilege privilege)
   switch (privilege) {
     case ir::Privilege::Read:
     case ir::Privilege::WriteWhole:  // a product's result, computed before the kernel
+    case ir::Privilege::WriteCall:   // a row call's, likewise
       return ArgSpec::Role::Input;
     case ir::Privilege::Write:
       return ArgSpec::Role::Output;
@@ -31,6 +32,7 @@ std::optional<ArgSpec::Role> role_of(ir::Privilege privilege)
       return ArgSpec::Role::Reduction;
     case ir::Privilege::ReadWrite:
     case ir::Privilege::ReadWhole:
+    case ir::Privilege::ReadCall:
       break;
   }
   return std::nullopt;
@@ -62,8 +64,9 @@ class KernelBuilder {
   void add_arguments(const std::vector<FusedArg>& args)
   {
     for (const auto& fused_arg : args) {
-      if (fused_arg.privilege == ir::Privilege::ReadWhole) {
-        continue;  // read by a product only, never by the kernel
+      if (fused_arg.privilege == ir::Privilege::ReadWhole ||
+          fused_arg.privilege == ir::Privilege::ReadCall) {
+        continue;  // read by a product or a row call only, never by the kernel
       }
       const auto role = role_of(fused_arg.privilege);
       if (!role) {
@@ -74,7 +77,8 @@ class KernelBuilder {
       }
       const auto& store = store_at(fused_arg.store);
       const auto index  = static_cast<std::int32_t>(spec_.args.size());
-      if (fused_arg.privilege == ir::Privilege::WriteWhole) {
+      if (fused_arg.privilege == ir::Privilege::WriteWhole ||
+          fused_arg.privilege == ir::Privilege::WriteCall) {
         products_.emplace(store.view, index);
         spec_.args.push_back(ArgSpec{*role, store.dtype, false});
         continue;
@@ -93,7 +97,7 @@ class KernelBuilder {
       throw Unsupported("a task that is not lifted");
     }
     const auto& op = op_names_[static_cast<std::size_t>(task.op)];
-    if (ir::is_product(op) || task.draws) {
+    if (ir::is_product(op) || task.draws || task.row_call()) {
       add_product(task);
       return;
     }
@@ -166,16 +170,17 @@ class KernelBuilder {
     return std::move(spec_);
   }
 
-  // A matrix product or a random draw: computed before the kernel into its result's memory,
-  // which the kernel reads as an input array (a product's through the view without the
-  // promotion).
+  // A matrix product, a random draw or a row call: computed before the kernel into its
+  // result's memory, which the kernel reads as an input array (a product's through the view
+  // without the promotion).
   void add_product(const ir::Task& task)
   {
     for (const auto& arg : task.args) {
-      if (arg.privilege != ir::Privilege::WriteWhole) {
+      if (arg.privilege != ir::Privilege::WriteWhole && arg.privilege != ir::Privilege::WriteCall) {
         continue;
       }
-      const auto unpromoted = store_at(arg.store).unpromoted;
+      const auto unpromoted =
+          arg.privilege == ir::Privilege::WriteCall ? arg.store : store_at(arg.store).unpromoted;
       if (unpromoted < 0) {
         throw Unsupported("a product whose result is not read in the window");
       }

@@ -30,8 +30,8 @@ std::optional<std::string> GroupState::check_shape(const ir::Task& task) const
 {
   std::int32_t shape = -1;
   for (const auto& arg : task.args) {
-    if (arg.privilege == ir::Privilege::ReadWhole) {
-      continue;  // read whole by every point task, whatever the group's iteration
+    if (arg.privilege == ir::Privilege::ReadWhole || arg.privilege == ir::Privilege::ReadCall) {
+      continue;  // read whole, or through an image, whatever the group's iteration
     }
     const auto& store = elements_of(arg);
     if (store.value) {
@@ -69,6 +69,22 @@ std::optional<std::string> GroupState::check_shape(const ir::Task& task) const
   return std::nullopt;
 }
 
+std::optional<std::string> GroupState::check_row_call(const ir::Task& task)
+{
+  std::size_t results = 0, reads = 0;
+  for (const auto& arg : task.args) {
+    results += arg.privilege == ir::Privilege::WriteCall ? 1 : 0;
+    reads += arg.privilege == ir::Privilege::ReadCall ? 1 : 0;
+  }
+  if (results + reads == 0) {
+    return std::nullopt;
+  }
+  if (results != 1 || results + reads != task.args.size()) {
+    return "a row call without exactly one result, or with arguments of the kernel";
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> GroupState::check_arg(const ir::Arg& arg) const
 {
   const auto& store = elements_of(arg);
@@ -83,6 +99,18 @@ std::optional<std::string> GroupState::check_arg(const ir::Arg& arg) const
       return "reads " + arg_text(arg) + " whole, which the group accesses";  // rule 7
     }
     return std::nullopt;
+  }
+  if (arg.privilege == ir::Privilege::ReadCall) {
+    if (written_views_.count(root) != 0 || reduced_.count(root) != 0) {
+      return "a row call reads " + arg_text(arg) + ", which the group writes";  // rule 8
+    }
+    return std::nullopt;
+  }
+  if (ir::produces(arg.privilege) && call_reads_.count(root) != 0) {
+    return "writes " + arg_text(arg) + ", which a row call of the group reads";  // rule 8
+  }
+  if (arg.privilege == ir::Privilege::WriteCall && accessed) {
+    return "a row call writes " + arg_text(arg) + ", which the group accesses";  // rule 8
   }
   if (read_whole_.count(root) != 0) {
     return "accesses " + arg_text(arg) + ", which the group reads whole";  // rule 7
@@ -143,6 +171,15 @@ std::optional<std::string> GroupState::why_not(const ir::Task& task) const
     if (arg.privilege == ir::Privilege::WriteWhole && store.unpromoted < 0) {
       return "its product is not read in the window";  // rule 7
     }
+    // A row call's stores are partitioned as regions, by the group or through images.
+    const bool row_call =
+        arg.privilege == ir::Privilege::ReadCall || arg.privilege == ir::Privilege::WriteCall;
+    if (row_call && (store.future || store.empty)) {
+      return "a row call's " + arg_text(arg) + " is a Future or empty";  // rule 8
+    }
+  }
+  if (auto reason = check_row_call(task)) {  // rule 8
+    return reason;
   }
   if (auto reason = check_shape(task)) {  // rule 2
     return reason;
@@ -169,7 +206,11 @@ void GroupState::add(const ir::Task& task)
       read_whole_.insert(store.root);
       continue;
     }
-    if (arg.privilege == ir::Privilege::WriteWhole) {
+    if (arg.privilege == ir::Privilege::ReadCall) {
+      call_reads_.insert(store.root);
+      continue;
+    }
+    if (arg.privilege == ir::Privilege::WriteWhole || arg.privilege == ir::Privilege::WriteCall) {
       products_.insert(store.root);
     }
     if (!store.value && shape_class_ == -1) {

@@ -29,7 +29,9 @@ class GroupState {
   //  6. distinct roots never overlap (holds by construction of root identity);
   //  7. a matrix product's factors are read whole only where the group accesses their roots
   //     in no other way, and its result goes to a root the group has not accessed before (the
-  //     product runs before the kernel).
+  //     product runs before the kernel);
+  //  8. what a row call reads is written by no task of the group (another point task may
+  //     read any of it), and its result goes to a root the group has not accessed before.
   [[nodiscard]] std::optional<std::string> why_not(const ir::Task& task) const;
 
   void add(const ir::Task& task);
@@ -37,6 +39,8 @@ class GroupState {
 
  private:
   [[nodiscard]] std::optional<std::string> check_shape(const ir::Task& task) const;
+  // A row call's arguments are its result (WriteCall) and what it reads (ReadCall) only.
+  [[nodiscard]] static std::optional<std::string> check_row_call(const ir::Task& task);
   [[nodiscard]] std::optional<std::string> check_arg(const ir::Arg& arg) const;
   // The store whose elements the argument accesses: a product's result as the kernel reads it.
   [[nodiscard]] const ir::StoreRef& elements_of(const ir::Arg& arg) const;
@@ -49,7 +53,8 @@ class GroupState {
   std::unordered_map<std::int32_t, std::unordered_set<std::int32_t>> read_views_;
   std::unordered_map<std::int32_t, std::pair<std::int32_t, std::int32_t>> reduced_;  // view, op
   std::unordered_set<std::int32_t> read_whole_;  // roots a product of the group reads whole
-  std::unordered_set<std::int32_t> products_;    // roots a product of the group writes
+  std::unordered_set<std::int32_t> products_;    // roots a product or row call writes
+  std::unordered_set<std::int32_t> call_reads_;  // roots a row call of the group reads
 };
 
 }  // namespace legate_fuse::analysis

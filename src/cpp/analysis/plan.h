@@ -19,6 +19,14 @@ struct FusedArg {
   std::int32_t redop{-1};
 };
 
+// A library routine a fused task runs on each point's block before its kernel (a task of the
+// window lifted with ReadCall and WriteCall arguments, ir/window.h).
+struct RowCall {
+  std::int32_t task{};  // the task of the window it stands for
+  // Its arguments in the task's order, each a store of the group's `args`.
+  std::vector<std::int32_t> stores;
+};
+
 struct Group {
   enum class Kind {
     Fused,   // two or more tasks become one task
@@ -40,6 +48,8 @@ struct Group {
   // The random draws the fused task makes before its kernel (and its products), in program
   // order: (result, a store of `args` (WriteWhole); the task of the window that draws it).
   std::vector<std::array<std::int32_t, 2>> draws;
+  // The row calls the fused task makes on its block before its kernel, in program order.
+  std::vector<RowCall> calls;
   std::string end_reason;
   std::optional<ir::KernelSpec> kernel;  // Fused only (see kernel_builder.h)
   std::string kernel_text;               // ir::describe(*kernel): the kernel's canonical text

@@ -53,14 +53,16 @@ void remove_dead_tasks(const ir::Window& window, const RootSet& live_after, Grou
                  prologue.end());
 }
 
-// Adds `arg` to the fused task's arguments unless one of its view and direction is there;
-// returns the store that argument stands for.
+// Adds `arg` to the fused task's arguments unless one of its view and direction is there (a
+// row call's reads apart from the kernel's: partitioned otherwise); returns the store that
+// argument stands for.
 std::int32_t add_arg(std::vector<FusedArg>& args,
                      std::unordered_map<std::int64_t, std::size_t>& index, const ir::Window& window,
                      const ir::Arg& arg, ir::Privilege privilege)
 {
-  const auto view = store_of(window, arg).view;
-  const auto key  = (static_cast<std::int64_t>(view) << 2) | (ir::reads(privilege) ? 0 : 1);
+  const auto view      = store_of(window, arg).view;
+  const auto direction = privilege == ir::Privilege::ReadCall ? 2 : ir::reads(privilege) ? 0 : 1;
+  const auto key       = (static_cast<std::int64_t>(view) << 2) | direction;
   if (const auto found = index.find(key); found != index.end()) {
     return args[found->second].store;
   }
@@ -112,8 +114,10 @@ void resolve_group(const ir::Window& window, Group& group, std::int32_t kept_roo
       const auto root   = store.root;
       if (ir::reads(arg.privilege) && written_views.count(store.view) == 0) {
         read_from_memory.insert(root);
+        const bool by_routine =
+            arg.privilege == ir::Privilege::ReadWhole || arg.privilege == ir::Privilege::ReadCall;
         add_arg(group.args, arg_index, window, arg,
-                arg.privilege == ir::Privilege::ReadWhole ? arg.privilege : ir::Privilege::Read);
+                by_routine ? arg.privilege : ir::Privilege::Read);
       }
     }
     for (const auto& arg : args) {
@@ -123,6 +127,21 @@ void resolve_group(const ir::Window& window, Group& group, std::int32_t kept_roo
       const auto& store = store_of(window, arg);
       const auto root   = store.root;
       written_live.insert(root);
+      if (arg.privilege == ir::Privilege::WriteCall) {
+        // Computed before the kernel on the point's block, which the kernel reads (legality:
+        // the root's first access in the group).
+        products.insert(root);
+        written_views.insert(store.view);
+        RowCall call{task, {}};
+        for (const auto& call_arg : args) {
+          call.stores.push_back(add_arg(group.args, arg_index, window, call_arg,
+                                        call_arg.privilege == ir::Privilege::WriteCall
+                                            ? call_arg.privilege
+                                            : ir::Privilege::ReadCall));
+        }
+        group.calls.push_back(std::move(call));
+        continue;
+      }
       if (arg.privilege == ir::Privilege::WriteWhole) {
         // Computed before the kernel, into the memory of the view without the promotion, which
         // is the argument the kernel reads (legality: the store's only view the group has
@@ -168,14 +187,17 @@ void resolve_group(const ir::Window& window, Group& group, std::int32_t kept_roo
     group.args.clear();
     group.products.clear();
     group.draws.clear();
+    group.calls.clear();
   }
-  // The kernel's arrays in the order it takes them: inputs (products' results among them, last),
-  // then outputs, then reductions, each in order of first use; then what only products read.
+  // The kernel's arrays in the order it takes them: inputs (products' and row calls' results
+  // among them, last), then outputs, then reductions, each in order of first use; then what
+  // only products and row calls read.
   const auto rank = [](ir::Privilege privilege) {
     switch (privilege) {
       case ir::Privilege::Read:
         return 0;
       case ir::Privilege::WriteWhole:
+      case ir::Privilege::WriteCall:
         return 1;
       case ir::Privilege::Write:
       case ir::Privilege::ReadWrite:
@@ -183,6 +205,7 @@ void resolve_group(const ir::Window& window, Group& group, std::int32_t kept_roo
       case ir::Privilege::Reduce:
         return 3;
       case ir::Privilege::ReadWhole:
+      case ir::Privilege::ReadCall:
         break;
     }
     return 4;

@@ -85,7 +85,9 @@ void bind_ir(py::module_& m)
       .value("READ_WRITE", Privilege::ReadWrite)
       .value("REDUCE", Privilege::Reduce)
       .value("READ_WHOLE", Privilege::ReadWhole)
-      .value("WRITE_WHOLE", Privilege::WriteWhole);
+      .value("WRITE_WHOLE", Privilege::WriteWhole)
+      .value("READ_CALL", Privilege::ReadCall)
+      .value("WRITE_CALL", Privilege::WriteCall);
 
   py::class_<StoreDesc>(m, "StoreDesc")
       .def_readonly("store_id", &StoreDesc::store_id)
@@ -134,6 +136,16 @@ void bind_plan(py::module_& m)
       .def_readonly("args", &Group::args)
       .def_readonly("products", &Group::products)
       .def_readonly("draws", &Group::draws)
+      .def_property_readonly(
+          "calls",
+          [](const Group& g) {
+            // (task, stores) of each row call, as plain ints
+            py::list calls;
+            for (const auto& call : g.calls) {
+              calls.append(py::make_tuple(call.task, py::tuple(py::cast(call.stores))));
+            }
+            return calls;
+          })
       .def_property_readonly(
           "arg_triples",
           [](const Group& g) {

@@ -1,6 +1,8 @@
 // Python binding of the Legate library "legate_csr". Binding only: the tasks live in csr/.
 #include <pybind11/pybind11.h>
 
+#include <cstdint>
+
 #include "csr/csr_tasks.h"
 
 PYBIND11_MODULE(_legate_csr, m)
@@ -10,6 +12,11 @@ PYBIND11_MODULE(_legate_csr, m)
   m.attr("SPMV_TASK_ID")           = static_cast<int>(legate_csr::TaskId::SPMV);
   m.attr("SPMV_TRANSPOSE_TASK_ID") = static_cast<int>(legate_csr::TaskId::SPMV_TRANSPOSE);
   m.attr("DIAGONAL_TASK_ID")       = static_cast<int>(legate_csr::TaskId::DIAGONAL);
+  m.def(
+      "multiply_rows_address",
+      []() { return reinterpret_cast<std::uintptr_t>(&legate_csr_multiply_rows); },
+      "The address in this process of the product as a routine on one point's block, "
+      "void(const legate::PhysicalStore* stores, size_t count), stores as SPMV's");
   m.def("register_library", &legate_csr::register_library,
         "Create the Legate library and register its tasks (idempotent; needs a started runtime)");
 }

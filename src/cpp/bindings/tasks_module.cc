@@ -11,6 +11,7 @@
 #include "tasks/library.h"
 #include "tasks/products.h"
 #include "tasks/random_draws.h"
+#include "tasks/row_calls.h"
 #include "tasks/task_ids.h"
 
 PYBIND11_MODULE(_tasks, m)
@@ -39,6 +40,14 @@ PYBIND11_MODULE(_tasks, m)
   m.def("product_blas_available", &legate_fuse::product_blas_available,
         "Whether the BLAS library cuPyNumeric's matrix products call is loaded in this "
         "process: only then are those products computed inside fused tasks");
+  m.def(
+      "register_row_call",
+      [](const std::string& name, std::uintptr_t address) {
+        legate_fuse::register_row_call(name, address);
+      },
+      pybind11::arg("name"), pybind11::arg("address"),
+      "Register a library's row call (the address of its routine in this process) under the "
+      "name FUSED tasks' layouts give it");
   m.def("random_draws_available", &legate_fuse::random_draws_available,
         "Whether cuPyNumeric's library is loaded with the functions its random draws call: "
         "only then are draws made inside fused tasks (after a probe task checked them)");

@@ -7,6 +7,8 @@
 
 #include <legate.h>
 
+#include <cstddef>
+
 namespace legate_csr {
 
 inline constexpr const char* LIBRARY_NAME = "legate_csr";
@@ -42,4 +44,12 @@ class DiagonalTask : public legate::LegateTask<DiagonalTask> {
   static void cpu_variant(legate::TaskContext context);
 };
 
+// The product as a routine another library's task may run on its point's block (a row call of
+// legate-fuse's fused tasks): `stores` are the SPMV task's, in its order (y, pos, crd, vals,
+// x), partitioned as it partitions them; computes what the task computes on that block.
+void multiply_rows(const legate::PhysicalStore* stores, std::size_t count);
+
 }  // namespace legate_csr
+
+// multiply_rows with C linkage, whose address the Python module gives.
+extern "C" void legate_csr_multiply_rows(const legate::PhysicalStore* stores, std::size_t count);

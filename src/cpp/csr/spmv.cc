@@ -5,6 +5,8 @@
 #include <legate/redop/redop.h>
 
 #include <cstdint>
+#include <iterator>
+#include <stdexcept>
 
 #include "csr/csr_tasks.h"
 #include "csr/matrix_view.h"
@@ -59,12 +61,20 @@ void multiply_transposed(const legate::PhysicalStore& y, const legate::PhysicalS
 
 void SpmvTask::cpu_variant(legate::TaskContext context)
 {
-  const auto y    = context.output(0).data();
-  const auto pos  = context.input(0).data();
-  const auto crd  = context.input(1).data();
-  const auto vals = context.input(2).data();
-  const auto x    = context.input(3).data();
-  with_value_type(vals.code(), [&](auto zero) { multiply<decltype(zero)>(y, pos, crd, vals, x); });
+  const legate::PhysicalStore stores[] = {context.output(0).data(), context.input(0).data(),
+                                          context.input(1).data(), context.input(2).data(),
+                                          context.input(3).data()};
+  multiply_rows(stores, std::size(stores));
+}
+
+void multiply_rows(const legate::PhysicalStore* stores, std::size_t count)
+{
+  if (count != 5) {
+    throw std::invalid_argument("legate_csr: a product takes y, pos, crd, vals and x");
+  }
+  with_value_type(stores[3].code(), [&](auto zero) {
+    multiply<decltype(zero)>(stores[0], stores[1], stores[2], stores[3], stores[4]);
+  });
 }
 
 void SpmvTransposeTask::cpu_variant(legate::TaskContext context)
@@ -79,3 +89,8 @@ void SpmvTransposeTask::cpu_variant(legate::TaskContext context)
 }
 
 }  // namespace legate_csr
+
+extern "C" void legate_csr_multiply_rows(const legate::PhysicalStore* stores, std::size_t count)
+{
+  legate_csr::multiply_rows(stores, count);
+}

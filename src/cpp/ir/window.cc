@@ -238,7 +238,7 @@ std::vector<Task> decode_tasks(const std::vector<std::int64_t>& encoded, std::si
       if (store < 0 || static_cast<std::size_t>(store) >= num_stores) {
         throw std::invalid_argument("legate-fuse: store index out of range");
       }
-      if (privilege < 0 || privilege > static_cast<std::int64_t>(Privilege::WriteWhole)) {
+      if (privilege < 0 || privilege > static_cast<std::int64_t>(Privilege::WriteCall)) {
         throw std::invalid_argument("legate-fuse: unknown privilege");
       }
       arg.store     = static_cast<std::int32_t>(store);

@@ -15,6 +15,13 @@ namespace legate_fuse::ir {
 // read whole (not partitioned), and its result, the store of the product promoted along the
 // dimension the product sums over, is written whole; the kernel then reads it element by
 // element, as the view without that promotion (StoreRef::unpromoted).
+//
+// ReadCall and WriteCall are the arguments of a library's row call (tasks/row_calls.h): a
+// routine each point task runs on its own block before the kernel (legate_csr's sparse
+// product). Its result is partitioned with the group and read by the kernel as an input. What
+// it reads, the kernel does not read through that argument: either partitioned with the group
+// (a matrix's rows) or read through the image of another of its arguments (the elements of
+// those rows, the entries of `x` their columns name), which the launch constrains.
 enum class Privilege : std::int32_t {
   Read       = 0,
   Write      = 1,
@@ -22,15 +29,19 @@ enum class Privilege : std::int32_t {
   Reduce     = 3,
   ReadWhole  = 4,
   WriteWhole = 5,
+  ReadCall   = 6,
+  WriteCall  = 7,
 };
 
 [[nodiscard]] inline bool reads(Privilege p)
 {
-  return p == Privilege::Read || p == Privilege::ReadWrite || p == Privilege::ReadWhole;
+  return p == Privilege::Read || p == Privilege::ReadWrite || p == Privilege::ReadWhole ||
+         p == Privilege::ReadCall;
 }
 [[nodiscard]] inline bool writes(Privilege p)
 {
-  return p == Privilege::Write || p == Privilege::ReadWrite || p == Privilege::WriteWhole;
+  return p == Privilege::Write || p == Privilege::ReadWrite || p == Privilege::WriteWhole ||
+         p == Privilege::WriteCall;
 }
 // Whether an argument changes its store: written or reduced into.
 [[nodiscard]] inline bool produces(Privilege p) { return writes(p) || p == Privilege::Reduce; }
@@ -83,6 +94,16 @@ struct Task {
   std::vector<Arg> args;
 
   [[nodiscard]] bool liftable() const { return op >= 0; }
+  // A library's row call: an argument of it is its result (WriteCall).
+  [[nodiscard]] bool row_call() const
+  {
+    for (const auto& arg : args) {
+      if (arg.privilege == Privilege::WriteCall) {
+        return true;
+      }
+    }
+    return false;
+  }
 };
 
 // The tasks of one window, in program order, with the stores they touch.

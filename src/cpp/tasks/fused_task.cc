@@ -15,6 +15,7 @@
 #include "tasks/layout.h"
 #include "tasks/products.h"
 #include "tasks/random_draws.h"
+#include "tasks/row_calls.h"
 
 static_assert(LEGATE_MAX_DIM <= LEGATE_FUSE_MAX_DIM, "kernel ABI supports fewer dimensions");
 
@@ -192,6 +193,17 @@ std::vector<char> kernel_scalars(const legate::TaskContext& context, const Block
   return bytes;
 }
 
+// Runs a row call on this point's stores (its result's block is the point's block).
+void make_row_call(legate::TaskContext& context, const RowCallSite& call)
+{
+  std::vector<legate::PhysicalStore> stores;
+  stores.reserve(call.stores.size());
+  for (const auto& slot : call.stores) {
+    stores.push_back(slot_store(context, slot));
+  }
+  row_call(call.name)(stores.data(), stores.size());
+}
+
 }  // namespace
 
 void FusedTask::cpu_variant(legate::TaskContext context)
@@ -204,6 +216,9 @@ void FusedTask::cpu_variant(legate::TaskContext context)
   for (const auto& product : layout.products) {
     compute_product(context.input(product.first).data(), context.input(product.second).data(),
                     context.output(product.out).data());
+  }
+  for (const auto& call : layout.calls) {
+    make_row_call(context, call);
   }
   const std::string id = kernel_id(context);
   if (id.empty()) {

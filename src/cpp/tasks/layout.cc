@@ -1,6 +1,7 @@
 #include "tasks/layout.h"
 
 #include <cstring>
+#include <stdexcept>
 #include <utility>
 
 namespace legate_fuse {
@@ -47,6 +48,26 @@ Layout parse_layout(const void* bytes, std::size_t size)
       draw.integers[k] = static_cast<std::int64_t>(wide(at + 11 + 2 * k));
     }
     layout.draws.push_back(draw);
+  }
+  if (at == words.size()) {
+    return layout;
+  }
+  const auto calls = static_cast<std::size_t>(words.at(at++));
+  for (std::size_t i = 0; i < calls; ++i) {
+    RowCallSite call;
+    const auto name_bytes = static_cast<std::size_t>(words.at(at++));
+    const auto name_words = (name_bytes + sizeof(std::int32_t) - 1) / sizeof(std::int32_t);
+    if (at + name_words > words.size()) {
+      throw std::out_of_range("legate-fuse: truncated layout");
+    }
+    call.name.assign(reinterpret_cast<const char*>(words.data() + at), name_bytes);
+    at += name_words;
+    const auto stores = static_cast<std::size_t>(words.at(at++));
+    for (std::size_t k = 0; k < stores; ++k, at += 2) {
+      call.stores.push_back(
+          Slot{static_cast<Source>(words.at(at)), static_cast<std::uint32_t>(words.at(at + 1))});
+    }
+    layout.calls.push_back(std::move(call));
   }
   return layout;
 }

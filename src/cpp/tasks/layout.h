@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "tasks/random_draws.h"
@@ -9,14 +10,15 @@
 namespace legate_fuse {
 
 // The FUSED task's layout (its scalar 2, when present): where each of the kernel's arrays comes
-// from, the random numbers drawn (tasks/random_draws.h) and the products computed before the
-// kernel runs (tasks/products.h), in that order. Written by the launch
-// (legate_fuse/backend/launch.py) as int32 words:
+// from, the random numbers drawn (tasks/random_draws.h), the products computed before the
+// kernel runs (tasks/products.h) and the row calls made before it (tasks/row_calls.h). Written
+// by the launch (legate_fuse/backend/launch.py) as int32 words:
 //   [K, (source, index) * K, P, (first factor input, second factor input, result output) * P,
 //    D, (result output, kind, generator, generator type, flags, seed, first real, second real,
-//        first integer, second integer) * D],
+//        first integer, second integer) * D,
+//    C, (name bytes B, name (B bytes in ceil(B / 4) words), N, (source, index) * N) * C],
 // each 64-bit value (the seed, the reals as IEEE doubles, the integers) as two words, low first;
-// the draws' part may be absent (none).
+// the draws' part and the calls' part may be absent (none).
 // Without it, the kernel's arrays are the task's inputs, outputs and reductions, in order.
 enum class Source : std::int32_t { Input = 0, Output = 1, Reduction = 2, Product = 3 };
 
@@ -31,10 +33,16 @@ struct Product {
   std::uint32_t out{};  // an output, written whole: read by the kernel as an input
 };
 
+struct RowCallSite {
+  std::string name;          // as registered (tasks/row_calls.h)
+  std::vector<Slot> stores;  // its arguments in order: inputs, and its result as an output
+};
+
 struct Layout {
   std::vector<Slot> slots;
   std::vector<Product> products;
-  std::vector<Draw> draws;  // in program order
+  std::vector<Draw> draws;         // in program order
+  std::vector<RowCallSite> calls;  // in program order
 };
 
 // The layout in `bytes` (`size` of them); throws std::out_of_range on a truncated one.

@@ -134,6 +134,7 @@ AXIS_REDUCTIONS = "tests/integration/test_axis_reductions.py"
 LIBRARY_LIFTING = "tests/integration/test_library_lifting.py"
 CSR = "tests/sparse/test_csr.py"
 CSR_PROCESSES = "tests/sparse/test_csr_processes.py"
+ROW_CALLS = "tests/integration/test_row_calls.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
@@ -1949,6 +1950,40 @@ MUTATIONS: tuple[Mutation, ...] = (
         "    kept = value == value\n",
         (f"{CSR}::test_diags_equals_scipys",),
         "diags stores no zeros, as scipy's diags(...).tocsr()"),
+    # Row calls: legate_csr's product inside fused tasks (lift/row_calls.py).
+    Mutation(
+        "row-call-reads-what-the-group-writes", "src/cpp/analysis/legality.cc",
+        "    if (written_views_.count(root) != 0 || reduced_.count(root) != 0) {\n"
+        "      return \"a row call reads \" + arg_text(arg) + \", which the group writes\";",
+        "    if (false) {\n"
+        "      return \"a row call reads \" + arg_text(arg) + \", which the group writes\";",
+        (f"{ROW_CALLS}::test_a_product_of_a_vector_the_group_writes_starts_a_group",),
+        "rule 8: a row call reads nothing its group writes before it"),
+    Mutation(
+        "row-call-input-written-after", "src/cpp/analysis/legality.cc",
+        "  if (ir::produces(arg.privilege) && call_reads_.count(root) != 0) {\n",
+        "  if (false) {\n",
+        (f"{ROW_CALLS}::test_a_vector_written_after_its_product_in_the_group",),
+        "rule 8: nothing of a group writes what its row calls read"),
+    Mutation(
+        "row-call-image-undone-by-alias", "legate_fuse/backend/launch.py",
+        "                store = _another_store(store)\n",
+        "                pass\n",
+        (f"{CSR_PROCESSES}::test_a_program_runs_alike_without_the_plugin_and_with_it",),
+        "a kernel input that is a row call's imaged store is launched as another store"),
+    Mutation(
+        "row-call-images-dropped", "legate_fuse/backend/launch.py",
+        "            for source, target, hint in call.images:\n",
+        "            for source, target, hint in ():\n",
+        (f"{CSR_PROCESSES}::test_a_program_runs_alike_without_the_plugin_and_with_it",
+         f"{ROW_CALLS}::test_a_product_fuses_with_the_work_on_its_result"),
+        "a row call reads its arguments through the images its lifting declares"),
+    Mutation(
+        "csr-product-lifted-whatever-its-constraints", "legate_csr/fusion.py",
+        "            or constraints != _PRODUCT_CONSTRAINTS or _gpus()):\n",
+        "            or _gpus()):\n",
+        (f"{ROW_CALLS}::test_a_product_built_otherwise_runs_as_built",),
+        "only a product built as the library builds it is lifted"),
 )
 
 

@@ -131,3 +131,55 @@ def test_a_product_of_a_vector_the_group_writes_starts_a_group(
     run_both(program)
     for ops in groups_with(plans, PRODUCT):
         assert ops.index(PRODUCT) == 0, ops  # nothing of the group runs before it
+
+
+def test_a_vector_written_after_its_product_in_the_group(always_fuse: Any,
+                                                         plans: list[PlanSummary]) -> None:
+    """`v += A @ v`: the kernel would write `v` while other points read it through the image
+    of their columns (rule 8): the write starts a group of its own, and nothing falls back."""
+    reference = sp.diags([-1.0, 2.0, -1.0], [-1, 0, 1], shape=(900, 900))
+    v_host = numpy.random.default_rng(14).normal(size=900)
+
+    def program() -> list[Any]:
+        matrix, v = csr(reference, "float64"), np.array(v_host)
+        q = matrix @ v
+        v += q * 0.25
+        return [q, v * 1.0]
+
+    run_both(program)
+    for ops in groups_with(plans, PRODUCT):
+        assert ops == [PRODUCT, "BINARY_OP.MULTIPLY"] or "BINARY_OP.ADD" not in ops, ops
+
+
+def test_a_product_built_otherwise_runs_as_built(always_fuse: Any,
+                                                 plans: list[PlanSummary]) -> None:
+    """A product task whose `x` is read through a precise image of the columns (the library
+    asks for their least and greatest) is not lifted: the fused task would partition it
+    otherwise."""
+    import _legate_csr
+    from legate.core import align, get_legate_runtime, image
+
+    from legate_csr import _library
+    from legate_csr._stores import store_of
+
+    reference = sp.random(300, 300, density=0.03, format="csr", random_state=6)
+    x_host = numpy.random.default_rng(15).normal(size=300)
+
+    def program() -> list[Any]:
+        matrix, x = csr(reference, "float64"), np.array(x_host)
+        y = np.empty(300)
+        task = get_legate_runtime().create_auto_task(_library.library(),
+                                                     _legate_csr.SPMV_TASK_ID)
+        result = task.add_output(store_of(y))
+        rows, columns, _ = _library._matrix_inputs(task, matrix._pos,
+                                                   store_of(matrix.indices),
+                                                   store_of(matrix.data))
+        factor = task.add_input(store_of(x))
+        task.add_constraint(align(result, rows))
+        task.add_constraint(image(columns, factor))
+        task.execute()
+        return [y * 2.0 - x, matrix @ x + 1.0]
+
+    run_both(program)
+    ops = [op for plan in plans for op in plan.ops]
+    assert ops.count(PRODUCT) == 1, ops

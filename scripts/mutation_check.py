@@ -1950,6 +1950,21 @@ MUTATIONS: tuple[Mutation, ...] = (
         "    kept = value == value\n",
         (f"{CSR}::test_diags_equals_scipys",),
         "diags stores no zeros, as scipy's diags(...).tocsr()"),
+    Mutation(
+        "dot-folds-by-fused-multiply-add", "src/cpp/analysis/kernel_builder.cc",
+        "        reduction = \"SUM_PRODUCT\";\n",
+        "",
+        ("tests/integration/test_fused_ops.py::"
+         "test_dot_fused_with_its_producers_has_cupynumerics_bits",),
+        "a floating-point dot product folds each product by a fused multiply-add, as "
+        "cuPyNumeric's CPU task does"),
+    Mutation(
+        "dot-factors-of-the-staged-fold", "src/cpp/codegen/staged_body.cc",
+        "      note_use(reduce_uses, product_factor(spec, red, 1));\n",
+        "",
+        ("tests/integration/test_fused_ops.py::"
+         "test_dot_fused_with_its_producers_has_cupynumerics_bits",),
+        "a staged kernel keeps a dot product's factors for its fold"),
     # Row calls: legate_csr's product inside fused tasks (lift/row_calls.py).
     Mutation(
         "row-call-reads-what-the-group-writes", "src/cpp/analysis/legality.cc",

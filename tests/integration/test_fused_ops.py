@@ -12,6 +12,7 @@ import pytest
 
 import legate_fuse
 from legate_fuse.session import Session
+from legate_fuse.unfused import KERNEL_FAILED
 
 FLOATS = ("float64", "float32")
 INTS = ("int64", "int32", "int16", "int8", "uint64", "uint32", "uint8")
@@ -242,14 +243,28 @@ def test_reductions_over_nan_and_infinities(session: Session, op: str) -> None:
         assert_same_bits(fused.reshape(1), unfused.reshape(1))
 
 
-def test_dot_fused_with_its_producers(session: Session) -> None:
-    """cuPyNumeric's dot of vectors adds its products in an order of its own; the fused dot
-    adds them in element order (within 1e-12)."""
-    x, y = numpy.linspace(-1, 1, 1000), numpy.linspace(2, 3, 1000)
-    fused, unfused, launches = fused_and_unfused(session, lambda a, b: cn.dot(a * 2.0, b + 1.0),
-                                                 x, y)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("size", [1, 7, 1000, 200_000])
+def test_dot_fused_with_its_producers_has_cupynumerics_bits(session: Session, dtype: str,
+                                                            size: int) -> None:
+    """cuPyNumeric's CPU dot of vectors folds each product by a fused multiply-add, in element
+    order (its build contracts `acc += a * b`): the fused dot does the same, bit for bit, its
+    factors computed in the kernel, one of them twice (`r @ r`), beside a library call (the
+    staged form of a kernel)."""
+    rng = numpy.random.default_rng(size)
+    x, y = (rng.normal(size=size).astype(dtype) for _ in range(2))
+
+    def program(a: Any, b: Any) -> Any:
+        r = b - a * 2.0
+        return cn.dot(a * 2.0, b + 1.0) + r @ r + cn.dot(cn.exp(a), b)
+
+    failed = dict(session.stats.unfused)
+    fused, unfused, launches = fused_and_unfused(session, program, x, y)
     assert launches >= 1
-    numpy.testing.assert_allclose(fused, unfused, rtol=1e-12)
+    assert_same_bits(fused.reshape(1), unfused.reshape(1))
+    # (A kernel that failed to build would run cuPyNumeric's tasks: the same bits, untested.)
+    assert {key: n for key, n in session.stats.unfused.items()
+            if key[2] == KERNEL_FAILED and n != failed.get(key, 0)} == {}
 
 
 def test_a_sum_over_many_parts_has_cupynumerics_bits(session: Session) -> None:

@@ -138,9 +138,14 @@ class KernelBuilder {
       return;  // a reduction nothing observes
     }
     Operand value, mask = Operand::none();
-    const auto reduction = reduction_name(op);
+    auto reduction = reduction_name(op);
     if (op == "DOT") {
       value = node("BINARY_OP.MULTIPLY", target.dtype, std::move(inputs));
+      // cuPyNumeric's CPU task folds each product by a fused multiply-add (its build
+      // contracts `acc += a * b`): a floating-point dot product sums the same way.
+      if (target.dtype == "float32" || target.dtype == "float64") {
+        reduction = "SUM_PRODUCT";
+      }
     } else {
       if (inputs.empty()) {
         throw Unsupported(op + " reduces nothing");

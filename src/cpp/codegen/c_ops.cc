@@ -476,12 +476,20 @@ std::optional<std::string> reduction_identity(const std::string& op, const std::
   const TypeInfo* t = info(dtype);
   if (!t || is_half(dtype) || t->kind == 'c') return std::nullopt;
   const std::string type = t->c_name;
-  if (op == "SUM") return "((" + type + ")0)";
+  if (op == "SUM" || (op == "SUM_PRODUCT" && t->kind == 'f')) return "((" + type + ")0)";
   if (op == "PROD") return "((" + type + ")1)";
   if (op == "MAX") return "((" + type + ")" + t->lowest + ")";
   if (op == "MIN") return "((" + type + ")" + t->highest + ")";
   if (op == "ALL" && dtype == "bool") return std::string("true");
   if (op == "ANY" && dtype == "bool") return std::string("false");
+  return std::nullopt;
+}
+
+std::optional<std::string> product_fold(const std::string& dtype, const std::string& acc,
+                                        const std::string& first, const std::string& second)
+{
+  if (dtype == "float64") return "fma(" + first + ", " + second + ", " + acc + ")";
+  if (dtype == "float32") return "fmaf(" + first + ", " + second + ", " + acc + ")";
   return std::nullopt;
 }
 
@@ -512,6 +520,7 @@ std::optional<std::string> reduction_combine(const std::string& op, const std::s
   }
   if (op == "SUM")
     return is_integer(t) ? wrap(t, acc, "+", value) : "(" + acc + " + " + value + ")";
+  if (op == "SUM_PRODUCT" && t->kind == 'f') return "(" + acc + " + " + value + ")";
   if (op == "PROD")
     return is_integer(t) ? wrap(t, acc, "*", value) : "(" + acc + " * " + value + ")";
   // As Legate's and cuPyNumeric's max/min reductions (std::max / std::min): NaN is skipped.

@@ -30,6 +30,14 @@ bool is_library_call(const std::string& op, const std::vector<std::string>& in_d
 std::optional<std::string> reduction_identity(const std::string& op, const std::string& dtype);
 std::optional<std::string> reduction_combine(const std::string& op, const std::string& dtype,
                                              const std::string& acc, const std::string& value);
+// SUM_PRODUCT is the sum of products of cuPyNumeric's DOT task on CPUs: its build contracts
+// each step into a fused multiply-add, `acc = fma(a, b, acc)` (rounded once), which
+// product_fold renders; its identity is the sum's, and combined with a value (a part's
+// accumulator into the result) it adds as the sum does.
+[[nodiscard]] std::optional<std::string> product_fold(const std::string& dtype,
+                                                      const std::string& acc,
+                                                      const std::string& first,
+                                                      const std::string& second);
 // Whether a reduction into `dtype` gives the same bits whatever order its values come in:
 // integers and bools (wrapping sums and products, max, min, all, any). A floating-point sum
 // rounds after each addition, and a max or min may keep either of two NaNs.

@@ -212,6 +212,24 @@ bool is_array_reduction(const KernelSpec& spec, std::size_t r)
   return !spec.args.at(static_cast<std::size_t>(spec.reductions.at(r).arg)).value;
 }
 
+const Operand& product_factor(const KernelSpec& spec, const ReduceSpec& red, std::size_t which)
+{
+  const bool product = red.value.kind == Operand::Kind::Register && red.value.index >= 0 &&
+                       static_cast<std::size_t>(red.value.index) < spec.nodes.size();
+  const auto& node   = spec.nodes.at(static_cast<std::size_t>(product ? red.value.index : 0));
+  if (!product || node.op != "BINARY_OP.MULTIPLY" || node.inputs.size() != 2) {
+    throw UnsupportedError("legate-fuse: a sum of products whose value is not a product");
+  }
+  return node.inputs[which];
+}
+
+namespace {
+std::string factor(const KernelSpec& spec, const ReduceSpec& red, std::size_t which)
+{
+  return operand_name(product_factor(spec, red, which));
+}
+}  // namespace
+
 void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
                       const ElementAccess& element, const ArrayFold& fold,
                       const ValueFold& value_fold)
@@ -234,7 +252,11 @@ void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std
       continue;
     }
     const auto acc = "acc" + std::to_string(r);
-    auto combined  = require_rendering(reduction_combine(red.op, dtype, acc, value), red.op);
+    auto combined  = red.op == "SUM_PRODUCT"
+                         ? require_rendering(
+                               product_fold(dtype, acc, factor(spec, red, 0), factor(spec, red, 1)),
+                               red.op + " over " + dtype)
+                         : require_rendering(reduction_combine(red.op, dtype, acc, value), red.op);
     if (masked) {
       combined = "(" + operand_name(red.mask) + " ? " + combined + " : " + acc + ")";
     }

@@ -51,6 +51,10 @@ void write_stores(std::ostringstream& out, const KernelSpec& spec, const std::st
 void write_reductions(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
                       const ElementAccess& element = {}, const ArrayFold& fold = {},
                       const ValueFold& value_fold = {});
+// Factor `which` (0 or 1) of a SUM_PRODUCT reduction's value (a BINARY_OP.MULTIPLY node), which
+// its fused multiply-add folds (c_ops.h product_fold); throws UnsupportedError otherwise.
+[[nodiscard]] const Operand& product_factor(const KernelSpec& spec, const ReduceSpec& red,
+                                            std::size_t which);
 // Whether node n calls an out-of-line C library function (see c_ops.h is_library_call).
 [[nodiscard]] bool is_library_call_node(const KernelSpec& spec, std::size_t n);
 

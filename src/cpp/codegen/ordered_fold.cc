@@ -35,7 +35,8 @@ bool folds_in_order(const KernelSpec& spec)
   bool ordered = false;
   for (std::size_t r = 0; r < spec.reductions.size(); ++r) {
     const auto& dtype = reduced_dtype(spec, r);
-    if (is_array_reduction(spec, r) ||
+    // (A sum of products folds from both factors, which the stage form does not store.)
+    if (is_array_reduction(spec, r) || spec.reductions[r].op == "SUM_PRODUCT" ||
         ir::dtype_size(operand_dtype_of(spec, r)) > LEGATE_FUSE_OPERAND_BYTES || uses_half(spec) ||
         !reduction_combine(spec.reductions[r].op, dtype, "a", "b").has_value()) {
       return false;

@@ -239,6 +239,10 @@ void write_staged_body(std::ostringstream& out, const KernelSpec& spec, const st
   auto& reduce_uses = uses[static_cast<std::size_t>(reduce_stage)];
   for (const auto& red : spec.reductions) {
     note_use(reduce_uses, red.value);
+    if (red.op == "SUM_PRODUCT") {  // folded from its factors (a fused multiply-add)
+      note_use(reduce_uses, product_factor(spec, red, 0));
+      note_use(reduce_uses, product_factor(spec, red, 1));
+    }
     if (red.mask.index >= 0) {
       note_use(reduce_uses, red.mask);
     }

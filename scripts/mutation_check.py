@@ -1931,10 +1931,10 @@ MUTATIONS: tuple[Mutation, ...] = (
         "the diagonal sums duplicate elements, as scipy does"),
     Mutation(
         "csr-product-in-storage-order", "src/cpp/csr/spmv.cc",
-        "    for (legate::coord_t k = range.lo[0]; k <= range.hi[0]; ++k) {\n"
-        "      sum += matrix.values[k] * factor[matrix.columns[k]];\n",
-        "    for (legate::coord_t k = range.hi[0]; k >= range.lo[0]; --k) {\n"
-        "      sum += matrix.values[k] * factor[matrix.columns[k]];\n",
+        "      for (legate::coord_t k = range.lo[0]; k <= range.hi[0]; ++k) {\n"
+        "        sum += matrix.values[k] * factor[matrix.columns[k]];\n",
+        "      for (legate::coord_t k = range.hi[0]; k >= range.lo[0]; --k) {\n"
+        "        sum += matrix.values[k] * factor[matrix.columns[k]];\n",
         (f"{CSR}::test_products_equal_scipys",),
         "a product sums each row as scipy does, bit for bit"),
     Mutation(
@@ -1993,6 +1993,12 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{CSR_PROCESSES}::test_a_program_runs_alike_without_the_plugin_and_with_it",
          f"{ROW_CALLS}::test_a_product_fuses_with_the_work_on_its_result"),
         "a row call reads its arguments through the images its lifting declares"),
+    Mutation(
+        "csr-product-parts-end-at-the-block", "src/cpp/csr/spmv.cc",
+        "    product.rows(from, limit < product.last ? limit : product.last);\n",
+        "    product.rows(from + 1, limit < product.last ? limit : product.last);\n",
+        (f"{ROW_CALLS}::test_a_product_in_parts_on_the_kernel_threads",),
+        "a product run in parts computes every row of its block once"),
     Mutation(
         "csr-product-lifted-whatever-its-constraints", "legate_csr/fusion.py",
         "            or constraints != _PRODUCT_CONSTRAINTS or _gpus()):\n",

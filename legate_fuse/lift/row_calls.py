@@ -10,10 +10,13 @@ argument, as `images` says). The routine is a C function of the library's own mo
 registered with the FUSED task in every process under the call's name (its address differs
 between processes; its name does not):
 
-    extern "C" void routine(const legate::PhysicalStore* stores, std::size_t count);
+    extern "C" void routine(const legate::PhysicalStore* stores, std::size_t count,
+                            const legate_fuse_row_parts* parts);
 
 It receives the stores of one point task in the order of the lifted task's arguments, and must
-compute what the library's task computes on that point, bit for bit (src/cpp/tasks/row_calls.h).
+compute what the library's task computes on that point, bit for bit; it may run its work in
+parts on the fused task's threads (the header `legate_fuse/include/legate_fuse/row_call_abi.h`
+in the installed package, src/cpp/runtime/row_call_abi.h in the sources).
 """
 
 from __future__ import annotations

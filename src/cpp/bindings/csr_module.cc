@@ -16,7 +16,7 @@ PYBIND11_MODULE(_legate_csr, m)
       "multiply_rows_address",
       []() { return reinterpret_cast<std::uintptr_t>(&legate_csr_multiply_rows); },
       "The address in this process of the product as a routine on one point's block, "
-      "void(const legate::PhysicalStore* stores, size_t count), stores as SPMV's");
+      "stores as SPMV's (a row call of legate-fuse's fused tasks: its row_call_abi.h)");
   m.def("register_library", &legate_csr::register_library,
         "Create the Legate library and register its tasks (idempotent; needs a started runtime)");
 }

@@ -9,6 +9,8 @@
 
 #include <cstddef>
 
+#include "runtime/row_call_abi.h"
+
 namespace legate_csr {
 
 inline constexpr const char* LIBRARY_NAME = "legate_csr";
@@ -45,11 +47,14 @@ class DiagonalTask : public legate::LegateTask<DiagonalTask> {
 };
 
 // The product as a routine another library's task may run on its point's block (a row call of
-// legate-fuse's fused tasks): `stores` are the SPMV task's, in its order (y, pos, crd, vals,
-// x), partitioned as it partitions them; computes what the task computes on that block.
-void multiply_rows(const legate::PhysicalStore* stores, std::size_t count);
+// legate-fuse's fused tasks, runtime/row_call_abi.h): `stores` are the SPMV task's, in its
+// order (y, pos, crd, vals, x), partitioned as it partitions them; computes what the task
+// computes on that block, its rows in parts through `parts` where given (else on this thread).
+void multiply_rows(const legate::PhysicalStore* stores, std::size_t count,
+                   const legate_fuse_row_parts* parts);
 
 }  // namespace legate_csr
 
 // multiply_rows with C linkage, whose address the Python module gives.
-extern "C" void legate_csr_multiply_rows(const legate::PhysicalStore* stores, std::size_t count);
+extern "C" void legate_csr_multiply_rows(const legate::PhysicalStore* stores, std::size_t count,
+                                         const legate_fuse_row_parts* parts);

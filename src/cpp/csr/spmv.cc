@@ -14,26 +14,61 @@
 namespace legate_csr {
 namespace {
 
+// Rows per part where a fused task runs the product in parts on its threads (about a
+// hundred thousand elements of a five-point stencil's matrix each).
+constexpr legate::coord_t kRowsPerPart = 1 << 15;
+
+// The product's raw pointers, read from the stores on the point task's thread: a part's rows
+// touch no Legate object, so any thread may compute them.
+template <typename T>
+struct RowProduct {
+  Elements<T> matrix;
+  const T* factor;
+  T* result;
+  legate::coord_t first;  // the block's rows
+  legate::coord_t last;
+
+  void rows(legate::coord_t from, legate::coord_t to) const
+  {
+    for (legate::coord_t row = from; row <= to; ++row) {
+      const legate::Rect<1>& range = matrix.ranges[row];
+      T sum                        = T{0};
+      for (legate::coord_t k = range.lo[0]; k <= range.hi[0]; ++k) {
+        sum += matrix.values[k] * factor[matrix.columns[k]];
+      }
+      result[row] = sum;
+    }
+  }
+
+  static void part(void* data, std::int64_t index)
+  {
+    const auto& product         = *static_cast<const RowProduct*>(data);
+    const legate::coord_t from  = product.first + index * kRowsPerPart;
+    const legate::coord_t limit = from + kRowsPerPart - 1;
+    product.rows(from, limit < product.last ? limit : product.last);
+  }
+};
+
+// Each row is computed alone, from zero, whichever part holds it: the same bits in parts.
 template <typename T>
 void multiply(const legate::PhysicalStore& y, const legate::PhysicalStore& pos,
               const legate::PhysicalStore& crd, const legate::PhysicalStore& vals,
-              const legate::PhysicalStore& x)
+              const legate::PhysicalStore& x, const legate_fuse_row_parts* parts)
 {
   const auto rows = y.shape<1>();
   if (rows.empty()) {
     return;
   }
-  const Elements<T> matrix{pos, crd, vals};
-  const T* const factor = base_of<T>(x);
-  T* const result       = y.write_accessor<T, 1>().ptr(rows.lo) - rows.lo[0];
-  for (legate::coord_t row = rows.lo[0]; row <= rows.hi[0]; ++row) {
-    const legate::Rect<1>& range = matrix.ranges[row];
-    T sum                        = T{0};
-    for (legate::coord_t k = range.lo[0]; k <= range.hi[0]; ++k) {
-      sum += matrix.values[k] * factor[matrix.columns[k]];
-    }
-    result[row] = sum;
+  const RowProduct<T> product{Elements<T>{pos, crd, vals}, base_of<T>(x),
+                              y.write_accessor<T, 1>().ptr(rows.lo) - rows.lo[0], rows.lo[0],
+                              rows.hi[0]};
+  const auto count = (rows.hi[0] - rows.lo[0] + kRowsPerPart) / kRowsPerPart;
+  if (parts == nullptr || count < 2) {
+    product.rows(product.first, product.last);
+    return;
   }
+  parts->run_each(parts->context, count, &RowProduct<T>::part,
+                  const_cast<RowProduct<T>*>(&product));
 }
 
 template <typename T>
@@ -64,16 +99,17 @@ void SpmvTask::cpu_variant(legate::TaskContext context)
   const legate::PhysicalStore stores[] = {context.output(0).data(), context.input(0).data(),
                                           context.input(1).data(), context.input(2).data(),
                                           context.input(3).data()};
-  multiply_rows(stores, std::size(stores));
+  multiply_rows(stores, std::size(stores), nullptr);
 }
 
-void multiply_rows(const legate::PhysicalStore* stores, std::size_t count)
+void multiply_rows(const legate::PhysicalStore* stores, std::size_t count,
+                   const legate_fuse_row_parts* parts)
 {
   if (count != 5) {
     throw std::invalid_argument("legate_csr: a product takes y, pos, crd, vals and x");
   }
   with_value_type(stores[3].code(), [&](auto zero) {
-    multiply<decltype(zero)>(stores[0], stores[1], stores[2], stores[3], stores[4]);
+    multiply<decltype(zero)>(stores[0], stores[1], stores[2], stores[3], stores[4], parts);
   });
 }
 
@@ -90,7 +126,8 @@ void SpmvTransposeTask::cpu_variant(legate::TaskContext context)
 
 }  // namespace legate_csr
 
-extern "C" void legate_csr_multiply_rows(const legate::PhysicalStore* stores, std::size_t count)
+extern "C" void legate_csr_multiply_rows(const legate::PhysicalStore* stores, std::size_t count,
+                                         const legate_fuse_row_parts* parts)
 {
-  legate_csr::multiply_rows(stores, count);
+  legate_csr::multiply_rows(stores, count, parts);
 }

@@ -201,7 +201,14 @@ void make_row_call(legate::TaskContext& context, const RowCallSite& call)
   for (const auto& slot : call.stores) {
     stores.push_back(slot_store(context, slot));
   }
-  row_call(call.name)(stores.data(), stores.size());
+  legate_fuse_row_parts parts{};
+  parts.context  = &KernelThreads::instance();
+  parts.run_each = [](void* threads, std::int64_t count, void (*part)(void*, std::int64_t),
+                      void* data) {
+    static_cast<KernelThreads*>(threads)->run_each(
+        count, [part, data](std::int64_t index) { part(data, index); });
+  };
+  row_call(call.name)(stores.data(), stores.size(), &parts);
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "runtime/row_call_abi.h"
+
 namespace legate_fuse {
 
 // Row calls: routines of other Legate libraries that a fused task runs on its point's block
@@ -16,8 +18,10 @@ namespace legate_fuse {
 // A library registers each routine in every process under a name by which a FUSED task's
 // layout names it (the same in every process, unlike the routine's address). The routine takes
 // its task's stores in the order of the task it stands for, and computes what that task
-// computes, so that the kernel reads the very bits the task would have written.
-using RowCallFunction = void (*)(const legate::PhysicalStore* stores, std::size_t count);
+// computes, so that the kernel reads the very bits the task would have written; it may run
+// its work in parts on the fused task's threads (runtime/row_call_abi.h).
+using RowCallFunction = void (*)(const legate::PhysicalStore* stores, std::size_t count,
+                                 const legate_fuse_row_parts* parts);
 
 // Registers `function` (an address in this process) under `name`; a name registered again
 // takes the new address.

@@ -10,6 +10,9 @@ then runs as its library built it, in program order, never fused. Lifting reads 
 record but its library, task id and `shape` (each call that built it, with its stores replaced
 by their argument index, type and number of dimensions): equal shapes must lift alike.
 
+A lifting may also declare `row_calls()`: the library routines its lifted tasks stand for,
+which a fused task runs on each block before its kernel (lift/row_calls.py).
+
 A lifting may also set `data_interface_builds_tasks = True`: the code of its package reads
 cuPyNumeric arrays' `__legate_data_interface__` only to build tasks with their stores, never to
 read their values. Such a read then does not flush the window (any other code's does).

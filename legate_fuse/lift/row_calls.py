@@ -15,8 +15,8 @@ between processes; its name does not):
 
 It receives the stores of one point task in the order of the lifted task's arguments, and must
 compute what the library's task computes on that point, bit for bit; it may run its work in
-parts on the fused task's threads (the header `legate_fuse/include/legate_fuse/row_call_abi.h`
-in the installed package, src/cpp/runtime/row_call_abi.h in the sources).
+parts on the fused task's threads (src/cpp/runtime/row_call_abi.h, installed in the package's
+include folder beside kernel_abi.h).
 """
 
 from __future__ import annotations

@@ -1921,7 +1921,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "csr-x-through-columns", "legate_csr/_library.py",
         "    task.add_constraint(image(columns, factor, ImageComputationHint.MIN_MAX))\n",
         "",
-        (f"{CSR_PROCESSES}::test_a_program_runs_alike_without_the_plugin_and_with_it",),
+        (f"{CSR_PROCESSES}::test_a_program_runs_alike_without_the_plugin_and_with_it"
+         "[two-cpus-default]",),
         "a block of rows reads x through the image of its columns"),
     Mutation(
         "csr-diagonal-sums-duplicates", "src/cpp/csr/diagonal.cc",
@@ -1984,13 +1985,15 @@ MUTATIONS: tuple[Mutation, ...] = (
         "row-call-image-undone-by-alias", "legate_fuse/backend/launch.py",
         "                store = _another_store(store)\n",
         "                pass\n",
-        (f"{CSR_PROCESSES}::test_a_program_runs_alike_without_the_plugin_and_with_it",),
+        (f"{CSR_PROCESSES}::test_a_program_runs_alike_without_the_plugin_and_with_it"
+         "[two-cpus-every-window-fused]",),
         "a kernel input that is a row call's imaged store is launched as another store"),
     Mutation(
         "row-call-images-dropped", "legate_fuse/backend/launch.py",
         "            for source, target, hint in call.images:\n",
         "            for source, target, hint in ():\n",
-        (f"{CSR_PROCESSES}::test_a_program_runs_alike_without_the_plugin_and_with_it",
+        (f"{CSR_PROCESSES}::test_a_program_runs_alike_without_the_plugin_and_with_it"
+         "[two-cpus-every-window-fused]",
          f"{ROW_CALLS}::test_a_product_fuses_with_the_work_on_its_result"),
         "a row call reads its arguments through the images its lifting declares"),
     Mutation(

@@ -19,6 +19,7 @@ share of it off: what a stage is charged is the work done in it, whatever the me
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from types import TracebackType
@@ -56,13 +57,13 @@ class Calibration:
     outside: float = 0.0
 
     @staticmethod
-    def measured() -> Calibration:
+    def measured(now: Callable[[], float] = time.thread_time) -> Calibration:
         """This clock's costs here: a stage with nothing in it entered many times, inside
         another."""
         best = Calibration(float("inf"), float("inf"))
         for _ in range(_CALIBRATION_ROUNDS):
             seconds: dict[str, float] = {}
-            probe = StageClock(seconds, enabled=True, calibration=Calibration())
+            probe = StageClock(seconds, enabled=True, calibration=Calibration(), now=now)
             with probe.stage("around"):
                 for _ in range(_CALIBRATION_USES):
                     with probe.stage("inside"):
@@ -73,14 +74,19 @@ class Calibration:
 
 
 class StageClock:
+    """`now` reads the clock: the main thread's CPU time, or a test's clock whose readings
+    are known."""
+
     def __init__(self, seconds: dict[str, float], enabled: bool,
-                 calibration: Calibration | None = None) -> None:
+                 calibration: Calibration | None = None,
+                 now: Callable[[], float] = time.thread_time) -> None:
         self.seconds = seconds
         self.enabled = enabled
+        self._now = now
         self._stack: list[str] = []
         self._since = 0.0
         if calibration is None:
-            calibration = Calibration.measured() if enabled else Calibration()
+            calibration = Calibration.measured(now) if enabled else Calibration()
         self.calibration = calibration
         self._inside, self._outside = calibration.inside, calibration.outside
 
@@ -88,14 +94,14 @@ class StageClock:
         return _Stage(self, name) if self.enabled else _NOTHING
 
     def _enter(self, name: str) -> None:
-        now = time.thread_time()
+        now = self._now()
         if self._stack:  # (the stage around pays for this entry and for the exit to come)
             self._charge(self._stack[-1], now - self._since - self._outside)
         self._stack.append(name)
         self._since = now
 
     def _leave(self) -> None:
-        now = time.thread_time()
+        now = self._now()
         self._charge(self._stack.pop(), now - self._since - self._inside)
         self._since = now
 

@@ -2100,8 +2100,11 @@ def run_environment(run_dir: Path, site: Path) -> dict[str, str]:
     # Test programs started without LEGATE_FUSE_* settings use the default kernel cache under
     # XDG_CACHE_HOME: a cache of this run, never the user's.
     environ["XDG_CACHE_HOME"] = str(run_dir / "xdg-cache")
-    # Bytecode (pytest's rewritten tests too) goes here, never into the working tree.
-    environ["PYTHONPYCACHEPREFIX"] = str(run_dir / "pycache")
+    # No bytecode is written (pytest's rewritten tests would go into the working tree), and
+    # the installed packages' own bytecode is read: a cache prefix would make every process
+    # compile Legate, cuPyNumeric, NumPy and SciPy from source again, about two seconds each.
+    environ.pop("PYTHONPYCACHEPREFIX", None)
+    environ["PYTHONDONTWRITEBYTECODE"] = "1"
     return environ
 
 

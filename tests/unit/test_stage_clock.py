@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import time
 
+import pytest
+
 from legate_fuse.counters import Stats, format_stats
 from legate_fuse.stage_clock import StageClock
 
@@ -28,19 +30,47 @@ def test_nested_stages_are_charged_their_own_time_only() -> None:
     assert 0.04 <= seconds["record"] < 0.07  # not the 0.09 s it spanned
 
 
+class ClockWithCost:
+    """A clock whose every reading costs `cost` seconds of the time it measures, as a system
+    call does, and whose work is known: the clock's correction is checked exactly, whatever the
+    machine's load (a real clock's cost varies from run to run)."""
+
+    def __init__(self, cost: float) -> None:
+        self.cost = cost
+        self.time = 0.0
+
+    def __call__(self) -> float:
+        reading = self.time
+        self.time += self.cost
+        return reading
+
+    def work(self, seconds: float) -> None:
+        self.time += seconds
+
+
 def test_the_clocks_own_cost_is_not_charged() -> None:
-    """Entering a stage costs about two microseconds of clock readings here; 20,000 empty
-    stages, each inside another, are charged almost nothing, either stage."""
+    """20,000 stages, each inside another, each reading the clock twice: each stage is charged
+    the work done in it, and none of the readings' cost."""
+    clock_time = ClockWithCost(cost=1.5e-6)
     seconds: dict[str, float] = {}
-    clock = StageClock(seconds, enabled=True)
+    clock = StageClock(seconds, enabled=True, now=clock_time)
+    # (The stage around the calibration's also pays for its own exit: one use in 2,000.)
+    assert clock.calibration.inside == pytest.approx(1.5e-6, rel=1e-3)
+    assert clock.calibration.outside == pytest.approx(1.5e-6, rel=1e-3)
     uses = 20_000
     with clock.stage("launch"):
+        clock_time.work(0.25)
         for _ in range(uses):
             with clock.stage("submit"):
-                pass
-    # Uncorrected: about 1.5 us per use charged to each of the two (30 ms).
-    assert abs(seconds["submit"]) / uses < 0.4e-6
-    assert abs(seconds["launch"]) / uses < 0.6e-6  # (the loop itself is charged to it)
+                clock_time.work(2e-6)
+    # Uncorrected: 1.5 us per use charged to each of the two (30 ms).
+    assert seconds["submit"] == pytest.approx(uses * 2e-6, abs=1e-7)
+    assert seconds["launch"] == pytest.approx(0.25, abs=1e-4)
+
+
+def test_the_real_clock_measures_its_own_cost() -> None:
+    calibration = StageClock({}, enabled=True).calibration
+    assert 0 < calibration.inside < 1e-4 and 0 < calibration.outside < 1e-4
 
 
 def test_a_wait_is_not_charged() -> None:

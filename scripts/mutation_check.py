@@ -171,6 +171,12 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{DRAWS}::test_draws_stay_in_order_behind_a_slow_input",),
         "a draw run as built follows the fused draws submitted before it (a fence)"),
     Mutation(
+        "fused-draws-fence-after-theirs", "legate_fuse/backend/fuser.py",
+        "                    if draws:\n                        self.draws.before_fused_draw()\n",
+        "",
+        (f"{DRAWS}::test_draws_stay_in_order_behind_a_slow_input",),
+        "a fused draw follows the draws run as built submitted before it (a fence)"),
+    Mutation(
         "draws-take-memory-let-go", "src/cpp/analysis/storage_sharing.cc",
         "                   same.privilege == ir::Privilege::WriteWhole) &&\n",
         "                   false) &&\n",

@@ -138,6 +138,8 @@ class Fuser:
                          for result, task in step.draws]
                 calls = [(row_call(op), positions) for op, positions in step.calls]
                 with self.clock.stage("submit"):
+                    if draws:
+                        self.draws.before_fused_draw()
                     task = build_fused_task(
                         self.runtime(), kernel.kernel_id if kernel is not None else "", args,
                         scalars, step.provenance, step.products, draws,

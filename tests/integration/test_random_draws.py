@@ -155,7 +155,9 @@ def test_draws_stay_in_order_behind_a_slow_input(always_fuse: Any, plans: list[P
     # reads and writes the token, and a fence comes before each draw run as built.
     tokens: list[Any] = []
     fences: list[bool] = []
+    fences_before_fused: list[bool] = []
     build, settle = fuser.build_fused_task, DrawOrder.settle
+    before_fused_draw = DrawOrder.before_fused_draw
 
     def building(*args: Any, **kwargs: Any) -> Any:
         if args[6]:  # its draws
@@ -166,8 +168,13 @@ def test_draws_stay_in_order_behind_a_slow_input(always_fuse: Any, plans: list[P
         fences.append(self.pending)
         settle(self)
 
+    def before_drawing(self: DrawOrder) -> None:
+        fences_before_fused.append(self.unbuilt)
+        before_fused_draw(self)
+
     monkeypatch.setattr(fuser, "build_fused_task", building)
     monkeypatch.setattr(DrawOrder, "settle", settling)
+    monkeypatch.setattr(DrawOrder, "before_fused_draw", before_drawing)
     unsorted = np.random.default_rng(1).random(2_000_000)
     for _ in range(5):
         g = np.random.default_rng(17)
@@ -184,6 +191,8 @@ def test_draws_stay_in_order_behind_a_slow_input(always_fuse: Any, plans: list[P
     assert fused_draws(plans) == 3 * 5
     assert len(tokens) == 3 * 5 and all(token is not None for token in tokens)
     assert fences.count(True) >= 5  # before each exponential
+    # and before each fourth draw, after the exponential (Legate may run it first otherwise)
+    assert len(fences_before_fused) == 3 * 5 and fences_before_fused.count(True) >= 5
 
 
 def test_a_loop_of_draws_with_a_plan_per_shape(always_fuse: Any,

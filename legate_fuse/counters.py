@@ -47,6 +47,9 @@ class Stats:
     steps_aside: int = 0
     # NumPy data copied by cupynumeric.array, attached read-only (LEGATE_FUSE_READ_ONLY_COPIES).
     copies_attached_read_only: int = 0
+    # Reductions not run: the same task over the same unchanged arrays gave their value
+    # (window/repeated_reductions.py).
+    tasks_reused: int = 0
     flushes: Counter[str] = field(default_factory=Counter)
     # Tasks that ran unfused, by (library, task id, reason): unfused.py reports them.
     unfused: Counter[tuple[str, int, str]] = field(default_factory=Counter)
@@ -83,10 +86,25 @@ class Stats:
             "tasks_unfused_by_payoff": self.tasks_unfused_by_payoff,
             "steps_aside": self.steps_aside,
             "copies_attached_read_only": self.copies_attached_read_only,
+            "tasks_reused": self.tasks_reused,
             "flushes": dict(sorted(self.flushes.items())),
             **({"fused_seconds": self.fused_seconds} if self.timed else {}),
             **({"stage_seconds": dict(self.stage_seconds)} if self.stage_seconds else {}),
         }
+
+
+def full_report(stats: Stats, mode: Any) -> dict[str, Any]:
+    """The statistics, with the mode (a mode/machine.ModeMachine): the current one, seconds in
+    each, why each was entered; the counts the C++ tasks keep read now."""
+    from legate_fuse import _tasks, unfused
+    from legate_fuse.lift import task_name_of
+
+    stats.split_kernel_runs = _tasks.split_kernel_runs()
+    stats.split_draw_runs = _tasks.split_draw_runs()
+    return {"mode": mode.mode.value, **stats.as_dict(),
+            "mode_seconds": mode.seconds_by_mode(), "mode_reasons": mode.reasons(),
+            "unfused": unfused.report(stats.unfused, task_name_of,
+                                      stats.unfused_seconds if stats.timed else None)}
 
 
 def format_stats(values: dict[str, Any]) -> str:

@@ -19,7 +19,7 @@ from legate_fuse.capture.import_hooks import after_import
 from legate_fuse.capture.packed_futures import PackedFutures
 from legate_fuse.capture.patches import PATCHES
 from legate_fuse.capture.task_record import TaskRecord
-from legate_fuse.counters import Stats, format_stats
+from legate_fuse.counters import Stats, format_stats, full_report
 from legate_fuse.draw_order import DrawOrder
 from legate_fuse.logs import configure_logging
 from legate_fuse.mode.machine import Mode, ModeMachine
@@ -60,7 +60,8 @@ class Session:
         self.runner = WindowRunner(config, self.stats, self.clock, self.tracker, self.call_sites,
                                    self.packed_futures, self.warn_once,
                                    legate_runtime, self.task_timer,
-                                   self.external.foreign_roots, self.draws)
+                                   self.external.foreign_roots, self.draws,
+                                   lambda store: self.external.holds(root_key(store)))
         self.window = Window(config.window_size, self.stats, self._execute_window,
                              self.runner.choose_cut, self.clock)
         self.runner.window = self.window
@@ -68,7 +69,9 @@ class Session:
         # Whether tasks are held, run unfused, handed to cuPyNumeric as Legate's own, or the
         # plugin is off: every such decision is a mode of this machine (mode/machine.py).
         self.mode = ModeMachine()
-        self.mode.on_stop_holding = self.draws.settle
+        self.reductions = self.runner.reductions  # (window/repeated_reductions.py)
+        self.external.exported = self.reductions.written
+        self.mode.on_stop_holding += (self.draws.settle, self.reductions.clear)
         # Whether fusion pays, measured at the program's waits (WAITS; mode/payoff.py).
         self.payoff = PayoffTuner() if config.payoff else None
         self.direct_tasks = DirectTasks()
@@ -95,6 +98,8 @@ class Session:
         if not mode.holds:
             self.update_mode()
         if mode.holds:
+            if self.reductions.takes_value(record):
+                return
             self.window.hold(record)
             if self.external.written_by(record):
                 # NumPy reads its own memory as soon as cuPyNumeric returns, calling no one.
@@ -105,6 +110,7 @@ class Session:
         self.stats.unfused[record.library_name, record.task_id,
                            unfused.in_mode(mode.mode.value)] += 1
         self.draws.settle()
+        self.reductions.clear()
         with self.clock.stage("run_unfused"):
             if self.task_timer is None:
                 record.task.execute()
@@ -145,6 +151,8 @@ class Session:
             self.mode.fire("frames_returned")
 
     def flush(self, reason: str) -> None:
+        if reason != "read":  # (any other hands stores to code the plugin does not follow)
+            self.reductions.clear()
         self.window.flush(reason)  # (an empty window also lets go of the stores created)
         if reason not in WAITS or self.mode.mode in (Mode.OFF, Mode.DISABLED):
             return
@@ -239,18 +247,7 @@ class Session:
                                          and tracking and attaching)
 
     def report(self) -> dict[str, Any]:
-        """The statistics, with the mode: the current one, seconds in each, why each was
-        entered (legate_fuse.stats())."""
-        from legate_fuse import _tasks
-        from legate_fuse.lift import task_name_of
-
-        self.stats.split_kernel_runs = _tasks.split_kernel_runs()
-        self.stats.split_draw_runs = _tasks.split_draw_runs()
-        return {"mode": self.mode.mode.value, **self.stats.as_dict(),
-                "mode_seconds": self.mode.seconds_by_mode(), "mode_reasons": self.mode.reasons(),
-                "unfused": unfused.report(self.stats.unfused, task_name_of,
-                                          self.stats.unfused_seconds if self.stats.timed
-                                          else None)}
+        return full_report(self.stats, self.mode)  # (legate_fuse.stats())
 
     def install_traces(self, module: ModuleType) -> None:
         if self.mode.mode is not Mode.OFF:

@@ -135,6 +135,8 @@ LIBRARY_LIFTING = "tests/integration/test_library_lifting.py"
 CSR = "tests/sparse/test_csr.py"
 CSR_PROCESSES = "tests/sparse/test_csr_processes.py"
 ROW_CALLS = "tests/integration/test_row_calls.py"
+REPEATED = "tests/unit/test_repeated_reductions.py"
+REPEATED_PROGRAMS = "tests/integration/test_repeated_reductions.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
@@ -176,6 +178,65 @@ MUTATIONS: tuple[Mutation, ...] = (
         "",
         (f"{DRAWS}::test_draws_stay_in_order_behind_a_slow_input",),
         "a fused draw follows the draws run as built submitted before it (a fence)"),
+    Mutation(
+        "reductions-recorded-writes-forget", "legate_fuse/window/repeated_reductions.py",
+        "            else:\n                self.written(writes)\n",
+        "            else:\n                pass\n",
+        (REPEATED, f"{REPEATED_PROGRAMS}::test_a_change_between_the_two_reductions_is_seen"),
+        "a task recorded after a reduction's value was remembered, writing its array, forgets it"),
+    Mutation(
+        "reductions-fills-forget", "legate_fuse/window/repeated_reductions.py",
+        "        self.written([store])\n        key =", "        key =",
+        (f"{REPEATED_PROGRAMS}::test_a_change_between_the_two_reductions_is_seen",),
+        "a runtime fill of a remembered reduction's array forgets it"),
+    Mutation(
+        "reductions-runtime-operations-forget", "legate_fuse/capture/proxies.py",
+        "        self._session.reductions.clear()\n        return getattr",
+        "        return getattr",
+        (f"{REPEATED_PROGRAMS}::test_a_change_between_the_two_reductions_is_seen",),
+        "a runtime copy (gather, scatter) forgets every remembered reduction"),
+    Mutation(
+        "reductions-exports-forget", "legate_fuse/session.py",
+        "        self.external.exported = self.reductions.written\n", "",
+        (f"{REPEATED_PROGRAMS}::test_a_change_between_the_two_reductions_is_seen",),
+        "a NumPy view exported of a remembered reduction's array forgets it"),
+    Mutation(
+        "reductions-only-targets-written", "legate_fuse/window/repeated_reductions.py",
+        "        if not as_built and not any(", "        if False and not any(",
+        (REPEATED,
+         f"{REPEATED_PROGRAMS}::test_the_value_of_a_reduction_nothing_read_is_not_reused"),
+        "a fused reduction is remembered only if its launch wrote its target"),
+    Mutation(
+        "reductions-later-writes-in-window", "legate_fuse/window/repeated_reductions.py",
+        "        if any(store.overlaps(other) for store in stores for other in later):\n"
+        "            return\n", "",
+        (REPEATED,
+         f"{REPEATED_PROGRAMS}::test_a_write_later_in_the_reductions_own_window_is_seen"),
+        "a reduction whose arrays a later task of its window writes is not remembered"),
+    Mutation(
+        "reductions-same-inputs", "legate_fuse/window/repeated_reductions.py",
+        "                    and all(mine is theirs for mine, theirs",
+        "                    and any(mine is theirs for mine, theirs",
+        (REPEATED, f"{REPEATED_PROGRAMS}::test_a_reduction_over_other_arrays_is_not_reused"),
+        "a remembered reduction's value goes only to the same task over the same arrays"),
+    Mutation(
+        "reductions-same-calls", "legate_fuse/window/repeated_reductions.py",
+        "            if (remembered.kind == parts.kind and remembered.fill == fill",
+        "            if (remembered.kind[:2] == parts.kind[:2] and remembered.fill == fill",
+        (REPEATED,),
+        "a remembered reduction's value goes only to a task built with the same calls"),
+    Mutation(
+        "reductions-same-fill", "legate_fuse/window/repeated_reductions.py",
+        "remembered.kind == parts.kind and remembered.fill == fill",
+        "remembered.kind == parts.kind",
+        (REPEATED,),
+        "a remembered reduction's value goes only to a target filled with the same value"),
+    Mutation(
+        "reductions-one-point", "legate_fuse/window/repeated_reductions.py",
+        "        if any(self._exported(store) for store in stores) or not self._one_point():",
+        "        if any(self._exported(store) for store in stores):",
+        (REPEATED,),
+        "reductions are remembered only where a launch runs as one point (one order of sums)"),
     Mutation(
         "draws-take-memory-let-go", "src/cpp/analysis/storage_sharing.cc",
         "                   same.privilege == ir::Privilege::WriteWhole) &&\n",
@@ -479,8 +540,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         # Fusion silently off in the fused run (as a kill switch firing by mistake): every
         # comparison of results with fusion off still passes; the tests must see no fusion.
         "fused-run-fuses-nothing", "legate_fuse/session.py",
-        "        if mode.holds:\n            self.window.hold(record)\n",
-        "        if False:\n            self.window.hold(record)\n",
+        "        if mode.holds:\n            if self.reductions.takes_value(record):\n",
+        "        if False:\n            if self.reductions.takes_value(record):\n",
         ("tests/integration/test_loop_state.py",
          "tests/fuzz/test_differential.py::test_fusion_on_equals_fusion_off_and_numpy"),
         "a comparison of fusion on against off checks that the fused run fused"),

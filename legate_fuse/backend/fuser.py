@@ -101,6 +101,7 @@ class Fuser:
                 not_fused = self._launch(planned, stores, step, bytes_not_allocated)
                 if not_fused is None:
                     planned.unallocated.extend(step.temporaries)
+                    planned.fused_tasks.extend((*step.tasks, *step.dead_tasks))
                     for t in (*step.tasks, *step.dead_tasks):
                         done[t] = True
                     continue
@@ -157,8 +158,9 @@ class Fuser:
             # After the try: the task exists now, and must never be run again as originals.
             if step.draws:
                 self.draws.note_drawn()
-            self.packed_futures.note_results(store for store, role, _ in args
-                                             if role not in _ONLY_READ)
+            results = [store for store, role, _ in args if role not in _ONLY_READ]
+            self.packed_futures.note_results(results)
+            planned.written.extend(results)
             self._count(step, bytes_not_allocated)
         return None
 

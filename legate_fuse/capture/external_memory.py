@@ -92,6 +92,8 @@ class ExternalMemory:
         self._foreign: dict[str, list[Callable[[], Any]]] = {}
         self._copying = 0
         self.installed = False
+        # Told of every store noted: memory the program can now write without a task.
+        self.exported: Callable[[list[Any]], None] | None = None
 
     def install(self) -> bool:
         """Wraps the methods that attach and export memory (compat.ARRAY_ATTACH and
@@ -124,6 +126,8 @@ class ExternalMemory:
     def note(self, store: Any, buffer: Any) -> None:
         """`store`'s memory is visible to the program while `buffer` is alive (while an array
         over it is, when `buffer` cannot be weakly referenced, e.g. None)."""
+        if self.exported is not None:
+            self.exported([store])
         root = self._root_key(store) or UNKNOWN_ROOT
         reference = _reference(buffer)
         self._buffers.setdefault(root, []).append(

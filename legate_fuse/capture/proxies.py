@@ -117,6 +117,7 @@ class RuntimeProxy:
         if window.tasks and (window.touches(stores_of(value))
                              or window.touches(stores_of(lhs), since)):
             session.flush("issue_fill")
+        session.reductions.filled(lhs, value)
         return self._runtime.issue_fill(lhs, session.packed_futures.fill_value(value))
 
     def _issue_by_name(self, name: str, *args: Any, **kwargs: Any) -> Any:
@@ -146,7 +147,8 @@ class RuntimeProxy:
                         and (name, task_id) in sites.watched_alone):
                     # A kind some task of which was not fused: is this one's site such?
                     site = sites.site_of_caller(name, int(task_id))
-                if site is None or not sites.build_at_once(site, not session.window.tasks):
+                if (site is None or not sites.build_at_once(site, not session.window.tasks)
+                        or (name, int(task_id)) in session.reductions.kinds):  # (compared)
                     return self._lazy_task(library, task_id, lazy_ids[task_id], site)
                 why = LINE_NOT_FUSED
             aside = session.step_aside
@@ -156,6 +158,7 @@ class RuntimeProxy:
         else:
             why = in_mode(mode.mode.value)
         session.stats.unfused[name, int(task_id), why] += 1
+        session.reductions.clear()  # (a task built at once: what it writes is not followed)
         if session.window.tasks or session.clock.enabled or session.task_timer is not None:
             return self.create_eager_task(library, task_id)
         # create_eager_task's common case, without its call: on a stream of tasks none of
@@ -182,6 +185,7 @@ class RuntimeProxy:
         session = self._session
         if session.window.tasks:
             session.flush("opaque_task")
+        session.reductions.clear()  # (what it writes is not followed)
         if not session.clock.enabled:  # the common case, without a context manager
             task = self._runtime.create_auto_task(library, task_id)
         else:
@@ -224,6 +228,7 @@ class RuntimeProxy:
     def _issue(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
         stores = [s for value in (*args, *kwargs.values()) for s in stores_of(value)]
         self._session.flush_if_touched(stores, name)
+        self._session.reductions.clear()
         return getattr(self._runtime, name)(*args, **kwargs)
 
     # -- stores over memory the program owns (NumPy buffers): never written over in place ----

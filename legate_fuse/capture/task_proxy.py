@@ -40,6 +40,9 @@ class Session(Protocol):
     step_aside: StepAside  # counts the tasks built at once in a row
     waits_at_tasks: bool  # the program waited at a task that may throw
     draws: DrawOrder  # fused random draws, settled before any task the plugin did not build
+    # window.repeated_reductions.RepeatedReductions: values of reductions, forgotten at
+    # whatever the plugin does not follow.
+    reductions: Any
 
     def submit_auto_task(self, record: TaskRecord) -> None: ...
 
@@ -90,6 +93,7 @@ class AutoTaskProxy:
             # its shape a new field, with memory not yet touched (window/recycling.py)
             session.window.recycler.release_created()
         session.draws.settle()
+        session.reductions.clear()  # (what it writes is not followed)
         if not session.clock.enabled:  # the common case, without a context manager
             self._task.execute()
             return

@@ -86,8 +86,9 @@ class ModeMachine:
         # (mode entered, reason) -> times; the reason of the last entry of each mode.
         self.entries: Counter[tuple[Mode, str]] = Counter()
         self.last_reason: dict[Mode, str] = {}
-        # Called when the mode stops holding tasks (fused draws then settle: draw_order.py).
-        self.on_stop_holding: Callable[[], None] | None = None
+        # Called when the mode stops holding tasks (fused draws then settle: draw_order.py;
+        # values of reductions are forgotten: window/repeated_reductions.py).
+        self.on_stop_holding: list[Callable[[], None]] = []
 
     def fire(self, event: str, reason: str = "") -> bool:
         """Moves along `event`'s transition from the current mode, if it has one; returns
@@ -107,8 +108,9 @@ class ModeMachine:
         why = reason or event
         self.entries[(target, why)] += 1
         self.last_reason[target] = why
-        if held and not self.holds and self.on_stop_holding is not None:
-            self.on_stop_holding()
+        if held and not self.holds:
+            for callback in self.on_stop_holding:
+                callback()
         return True
 
     def seconds_by_mode(self) -> dict[str, float]:

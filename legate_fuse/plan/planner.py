@@ -36,6 +36,9 @@ class PlannedWindow:
     cache_hit: bool
     # Numbers of the stores of the temporaries left unallocated by the fused tasks launched.
     unallocated: list[int] = field(default_factory=list)
+    # Numbers of the tasks the fused tasks launched ran, and the stores those wrote.
+    fused_tasks: list[int] = field(default_factory=list)
+    written: list[Any] = field(default_factory=list)
 
 
 @dataclass

@@ -20,6 +20,7 @@ from legate_fuse.stage_clock import StageClock
 from legate_fuse.task_timer import TaskTimer
 from legate_fuse.window.holding import Window, execute_in_order
 from legate_fuse.window.liveness import ArrayTracker
+from legate_fuse.window.repeated_reductions import RepeatedReductions
 
 
 class WindowRunner:
@@ -28,7 +29,8 @@ class WindowRunner:
                  warn_once: Callable[[str], None], runtime: Callable[[], Any],
                  task_timer: TaskTimer | None = None,
                  foreign_roots: Callable[[], Container[str]] | None = None,
-                 draws: DrawOrder | None = None) -> None:
+                 draws: DrawOrder | None = None,
+                 exported: Callable[[Any], bool] = lambda store: True) -> None:
         self.config = config
         self.stats = stats
         self.clock = clock
@@ -42,6 +44,10 @@ class WindowRunner:
         self.foreign_roots = foreign_roots
         self.draws = draws or DrawOrder(runtime)  # fused random draws in program order
         self.window: Window | None = None  # the window run, set once it exists
+        # Reductions computed again over unchanged arrays take the value computed before;
+        # told what each window ran. `exported`: whether the program can write a store's
+        # memory without a task.
+        self.reductions = RepeatedReductions(stats, exported, self._fill)
         self._planner: Any = None
         self._fuser: Any = None
         # Whole stores of arrays a cut window let go, kept for the plan of the next: the tasks
@@ -64,12 +70,20 @@ class WindowRunner:
                        for lifted in planner.lifted_flags(records)]
                 program_error = self.fuser().run_as_built(records, range(len(records)), done,
                                                           why)
+                fused_tasks, written = [], []
             else:
                 program_error = self.fuser().execute(planned, done, flush_reason)
                 self.window.recycler.keep(planned.stores[n] for n in planned.unallocated)
                 if self.window.held_back:
                     self._spares = [planned.stores[n] for n in planned.plan.free_at_end]
+                fused_tasks, written = planned.fused_tasks, planned.written
+            if program_error is None:
+                self.reductions.window_ran(records, self.window.held_back, fused_tasks,
+                                           written)
+            else:
+                self.reductions.clear()
         except Exception as error:  # the plugin must never break the program
+            self.reductions.clear()
             self.warn_once(f"running a window failed, running the rest unfused: {error!r}")
             left = [r for r, ran in zip(records, done, strict=True) if not ran]
             for record in left:
@@ -80,6 +94,10 @@ class WindowRunner:
             return
         if program_error is not None:
             raise program_error
+
+    def _fill(self, target: Any, value: Any) -> None:
+        """Fills `target` with the value of the 0-d store `value` (a repeated reduction's)."""
+        self.runtime().issue_fill(target, self.packed_futures.fill_value(value))
 
     def choose_cut(self, records: Sequence[TaskRecord]) -> int:
         """How many tasks of a full window to run: at least half, where the fewest bytes cross

@@ -7,7 +7,8 @@ EXPECTED_KEYS = {
     "kernel_cache_hits", "compile_seconds", "kernels_compiling", "kernel_threads",
     "split_kernel_runs", "split_draw_runs", "tasks_built_at_once",
     "payoff_rounds", "payoff_rounds_unfused",
-    "tasks_unfused_by_payoff", "steps_aside", "copies_attached_read_only", "flushes",
+    "tasks_unfused_by_payoff", "steps_aside", "copies_attached_read_only", "tasks_reused",
+    "flushes",
 }
 
 

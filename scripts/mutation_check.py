@@ -186,7 +186,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a task recorded after a reduction's value was remembered, writing its array, forgets it"),
     Mutation(
         "reductions-fills-forget", "legate_fuse/window/repeated_reductions.py",
-        "        self.written([store])\n        key =", "        key =",
+        "        self.written(stores)\n        key =", "        key =",
         (f"{REPEATED_PROGRAMS}::test_a_change_between_the_two_reductions_is_seen",),
         "a runtime fill of a remembered reduction's array forgets it"),
     Mutation(

@@ -117,7 +117,7 @@ class RuntimeProxy:
         if window.tasks and (window.touches(stores_of(value))
                              or window.touches(stores_of(lhs), since)):
             session.flush("issue_fill")
-        session.reductions.filled(lhs, value)
+        session.reductions.filled(stores_of(lhs), value)
         return self._runtime.issue_fill(lhs, session.packed_futures.fill_value(value))
 
     def _issue_by_name(self, name: str, *args: Any, **kwargs: Any) -> Any:

@@ -12,8 +12,8 @@ A task is *repeatable* when it was recorded with every call understood (`TaskRec
 reduces into one 0-d store, only reads its other stores, and takes no Scalar object (a value
 the record does not keep). A repeatable task that ran is remembered, with its stores, when:
 
-- its target was written: it ran as built, or a fused launch wrote it (a reduction only a later
-  task of its own group read is a register of the kernel, never stored);
+- its target was written: it ran as built, or a fused launch wrote it (a reduction whose value
+  nothing reads is a dead task of its group, never run);
 - no task after it in its window, nor one a cut window keeps, writes its stores;
 - nothing the program can write without a task sees its stores (an exported NumPy view alive,
   memory the program attached: ExternalMemory.holds).
@@ -24,10 +24,10 @@ start are those of a remembered one. A reduction folds into what its target hold
 have been filled, by the runtime operation right before the task (cuPyNumeric fills every
 DOT's target with zero, then builds the task), with the same value.
 
-Fail closed: what is remembered is forgotten at the next window run (it holds the stores: a
-store held after the program let it go takes its memory from Legate's reuse), at any flush but
-a read, at every task built at once or run unfused, at every runtime operation but a fill of
-other stores, and whenever the plugin stops holding tasks. A task or fill writing a remembered
+Fail closed: what is remembered is forgotten at the next window run (it holds references to
+the stores: one the program let go would not go back to Legate for its next stores), at any
+flush but a read, at every task built at once or run unfused, at every runtime copy, gather or
+scatter, and whenever the plugin stops holding tasks. A task or fill writing a remembered
 store, or a NumPy view exported of one, forgets it.
 """
 
@@ -189,11 +189,11 @@ class RepeatedReductions:
             return None
         return last[1]
 
-    def filled(self, store: Any, value: Any) -> None:
-        """`store` was filled with `value` (a runtime fill)."""
-        self.written([store])
-        key = self._fill_key(value) if store.ndim == 0 else None
-        self._last_fill = (store, key) if key is not None else None
+    def filled(self, stores: Sequence[Any], value: Any) -> None:
+        """The stores of an array were filled with `value` (a runtime fill)."""
+        self.written(stores)
+        key = self._fill_key(value) if len(stores) == 1 and stores[0].ndim == 0 else None
+        self._last_fill = (stores[0], key) if key is not None else None
 
     def written(self, stores: Sequence[Any]) -> None:
         """Something writes `stores` (a task, a fill), or hands them to NumPy (an export)."""

@@ -56,7 +56,7 @@ class Program:
     def reduction(self, target: Store, *inputs: Store, fill: int = 0, **how: Any) -> TaskRecord:
         """Fills `target`, then records the task: `value`, the store whose value it took, if
         a remembered task's (its target then filled with it, and the task counted)."""
-        self.reductions.filled(target, fill)
+        self.reductions.filled([target], fill)
         record = task(target, *inputs, **how)
         fills, reused = len(self.fills), self.stats.tasks_reused
         taken = self.reductions.takes_value(record)
@@ -109,7 +109,7 @@ def test_a_target_filled_with_another_value_does_not() -> None:
 def test_a_target_written_between_its_fill_and_the_task_does_not() -> None:
     program, r, _ = remembered_dot()
     rho = Store("rho", 0)
-    program.reductions.filled(rho, 0)
+    program.reductions.filled([rho], 0)
     program.reductions.recorded(task(Store("t"), r, writes=[rho]))
     assert program.reductions.value_for(task(rho, r, r)) is None
 
@@ -215,7 +215,7 @@ def test_a_fused_task_is_remembered_only_if_its_launch_wrote_the_target() -> Non
 def test_a_target_not_filled_right_before_its_task_is_not_remembered() -> None:
     program = Program()
     r, n = Store("r"), Store("n", 0)
-    program.reductions.filled(n, 0)
+    program.reductions.filled([n], 0)
     program.reductions.recorded(task(Store("x"), r, writes=[Store("q")]))
     dot = task(n, r, r)
     program.reductions.recorded(dot)
@@ -244,5 +244,5 @@ def test_a_task_kept_held_whose_writes_are_not_known() -> None:
 
 def test_the_last_fill_must_be_the_targets_own() -> None:
     program, r, _ = remembered_dot()
-    program.reductions.filled(Store("other", 0), 0)
+    program.reductions.filled([Store("other", 0)], 0)
     assert program.reductions.value_for(task(Store("rho", 0), r, r)) is None

@@ -41,6 +41,16 @@ def reused(session: Session) -> int:
     return session.stats.tasks_reused
 
 
+def assert_same_bits_none_reused(session: Session, program: Callable[[], list[float]]
+                                 ) -> list[float]:
+    """Runs `program` fused and unfused: the same bits, no value taken; the fused results."""
+    before = reused(session)
+    fused, unfused = fused_and_unfused(program)
+    assert reused(session) == before
+    assert bits(fused) == bits(unfused)
+    return fused
+
+
 @pytest.mark.usefixtures("always_fuse")
 def test_scipy_style_cg_reuses_the_residuals_dot_product(session: Session) -> None:
     """CG's steps as scipy takes them, on a tridiagonal matrix applied by slices."""
@@ -97,10 +107,7 @@ def test_a_change_between_the_two_reductions_is_seen(session: Session, change: s
         CHANGES[change](r)
         return [norm, float(np.dot(r, r))]
 
-    before = reused(session)
-    fused, unfused = fused_and_unfused(program)
-    assert reused(session) == before
-    assert bits(fused) == bits(unfused)
+    fused = assert_same_bits_none_reused(session, program)
     assert fused[1] != fused[0] ** 2  # (the change changed the dot product)
 
 
@@ -130,10 +137,7 @@ def test_a_write_later_in_the_reductions_own_window_is_seen(session: Session) ->
         r *= 2.0  # held after the norm's dot product, in its window
         return [float(norm), float(np.dot(r, r))]
 
-    before = reused(session)
-    fused, unfused = fused_and_unfused(program)
-    assert reused(session) == before
-    assert bits(fused) == bits(unfused)
+    assert_same_bits_none_reused(session, program)
 
 
 @pytest.mark.usefixtures("always_fuse")
@@ -143,10 +147,7 @@ def test_a_reduction_over_other_arrays_is_not_reused(session: Session) -> None:
         norm = float(np.linalg.norm(r))
         return [norm, float(np.dot(r, s)), float(np.dot(s, r)), float(np.dot(s, s))]
 
-    before = reused(session)
-    fused, unfused = fused_and_unfused(program)
-    assert reused(session) == before
-    assert bits(fused) == bits(unfused)
+    assert_same_bits_none_reused(session, program)
 
 
 @pytest.mark.usefixtures("always_fuse")
@@ -160,7 +161,4 @@ def test_a_value_is_reused_within_its_window_only_after_it_ran(session: Session)
         second = np.dot(r, r)
         return [float(first), float(second)]
 
-    before = reused(session)
-    fused, unfused = fused_and_unfused(program)
-    assert reused(session) == before
-    assert bits(fused) == bits(unfused)
+    assert_same_bits_none_reused(session, program)

@@ -4,9 +4,11 @@ forgets one."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import pytest
 
 from legate_fuse.capture.task_record import StoreArg, TaskRecord
 from legate_fuse.counters import Stats
@@ -114,16 +116,23 @@ def test_a_target_written_between_its_fill_and_the_task_does_not() -> None:
     assert program.reductions.value_for(task(rho, r, r)) is None
 
 
-def test_a_write_of_the_array_forgets_it() -> None:
-    program, r, _ = remembered_dot()
-    program.reductions.recorded(task(Store("x"), r, writes=[Store("r")]))
-    program.reduction(Store("rho", 0), r, r)
-    assert program.value is None
+FORGETTING: dict[str, Callable[[RepeatedReductions, Store], None]] = {
+    "a task writing the array": lambda reductions, r: reductions.recorded(
+        task(Store("x"), r, writes=[Store("r")])),
+    "a write of the value (an export of it, say)": lambda reductions, r: reductions.written(
+        [Store("norm", 0)]),
+    "what the plugin does not follow": lambda reductions, r: reductions.clear(),
+    "a task whose writes are not known": lambda reductions, r: reductions.recorded(
+        task(Store("x"), r, writes=[Store("q")], lazy=False)),
+    "the next window": lambda reductions, r: reductions.window_ran(
+        [task(Store("y"), r, writes=[Store("y")])], (), (), ()),
+}
 
 
-def test_a_write_of_the_value_forgets_it() -> None:
+@pytest.mark.parametrize("event", sorted(FORGETTING))
+def test_what_forgets_the_value(event: str) -> None:
     program, r, _ = remembered_dot()
-    program.reductions.written([Store("norm", 0)])  # (an export of it, say)
+    FORGETTING[event](program.reductions, r)
     program.reduction(Store("rho", 0), r, r)
     assert program.value is None
 
@@ -133,27 +142,6 @@ def test_a_write_of_other_arrays_does_not_forget_it() -> None:
     program.reductions.recorded(task(Store("x"), r, writes=[Store("q")]))
     program.reduction(Store("rho", 0), r, r)
     assert program.value is norm
-
-
-def test_what_the_plugin_does_not_follow_forgets_everything() -> None:
-    program, r, _ = remembered_dot()
-    program.reductions.clear()
-    program.reduction(Store("rho", 0), r, r)
-    assert program.value is None
-
-
-def test_a_task_whose_writes_are_not_known_forgets_everything() -> None:
-    program, r, _ = remembered_dot()
-    program.reductions.recorded(task(Store("x"), r, writes=[Store("q")], lazy=False))
-    program.reduction(Store("rho", 0), r, r)
-    assert program.value is None
-
-
-def test_the_next_window_forgets_what_the_last_remembered() -> None:
-    program, r, _ = remembered_dot()
-    program.ran([task(Store("y"), r, writes=[Store("y")])])
-    program.reduction(Store("rho", 0), r, r)
-    assert program.value is None
 
 
 def test_an_array_the_program_can_write_without_a_task() -> None:

@@ -232,6 +232,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         (REPEATED,),
         "a remembered reduction's value goes only to a target filled with the same value"),
     Mutation(
+        "reductions-fail-closed", "legate_fuse/window/repeated_reductions.py",
+        "            except Exception as error:  # the plugin must never break the program\n",
+        "            except ZeroDivisionError as error:"
+        "  # the plugin must never break the program\n",
+        (f"{REPEATED}::test_a_failure_inside_forgets_every_value_and_warns",),
+        "a failure while reusing a reduction's value forgets every value, with one warning"),
+    Mutation(
         "reductions-one-point", "legate_fuse/window/repeated_reductions.py",
         "        if any(self._exported(store) for store in stores) or not self._one_point():",
         "        if any(self._exported(store) for store in stores):",

@@ -33,15 +33,18 @@ store, or a NumPy view exported of one, forgets it.
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy
 
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.counters import Stats
+
+Method = TypeVar("Method", bound=Callable[..., Any])
 
 
 @dataclass(frozen=True)
@@ -113,12 +116,33 @@ def fill_key(value: Any) -> tuple[str, bytes] | None:
     return str(value.type), numpy.asarray(value).tobytes()
 
 
+def _fails_closed(default: Any) -> Callable[[Method], Method]:
+    """A method that, should anything in it fail, forgets every value, warns once and returns
+    `default`: the program's call goes on, its reductions computed again."""
+
+    def wrap(method: Method) -> Method:
+        @functools.wraps(method)
+        def guarded(self: RepeatedReductions, *args: Any, **kwargs: Any) -> Any:
+            try:
+                return method(self, *args, **kwargs)
+            except Exception as error:  # the plugin must never break the program
+                self.clear()
+                self._warn(f"reusing the values of reductions failed, computing them again: "
+                           f"{error!r}")
+                return default
+
+        return guarded  # type: ignore[return-value]
+
+    return wrap
+
+
 class RepeatedReductions:
     def __init__(self, stats: Stats, exported: Callable[[Any], bool],
-                 fill: Callable[[Any, Any], None],
+                 fill: Callable[[Any, Any], None], warn: Callable[[str], None],
                  one_point: Callable[[], bool] = runs_one_point,
                  fill_key: Callable[[Any], tuple[str, bytes] | None] = fill_key) -> None:
         self._stats = stats  # its tasks_reused
+        self._warn = warn  # (once for the program)
         # Whether the program may write a store's memory without a task (ExternalMemory.holds
         # of its root).
         self._exported = exported
@@ -137,6 +161,7 @@ class RepeatedReductions:
         self.kinds: set[tuple[str, int]] = set()
 
     # -- the program's operations, in its order -------------------------------------------
+    @_fails_closed(False)
     def takes_value(self, record: TaskRecord) -> bool:
         """Whether `record`, just recorded, computes a value computed before: its target is
         then filled with it, and the task is not run. Else the task is noted (`recorded`)."""
@@ -168,6 +193,7 @@ class RepeatedReductions:
                 return remembered.target
         return None
 
+    @_fails_closed(None)
     def recorded(self, record: TaskRecord) -> None:
         """A task was recorded to be held: what it writes is forgotten; a repeatable one notes
         the fill its target starts from."""
@@ -189,12 +215,14 @@ class RepeatedReductions:
             return None
         return last[1]
 
+    @_fails_closed(None)
     def filled(self, stores: Sequence[Any], value: Any) -> None:
         """The stores of an array were filled with `value` (a runtime fill)."""
         self.written(stores)
         key = self._fill_key(value) if len(stores) == 1 and stores[0].ndim == 0 else None
         self._last_fill = (stores[0], key) if key is not None else None
 
+    @_fails_closed(None)
     def written(self, stores: Sequence[Any]) -> None:
         """Something writes `stores` (a task, a fill), or hands them to NumPy (an export)."""
         if self._remembered:
@@ -211,6 +239,7 @@ class RepeatedReductions:
         self._last_fill = None
 
     # -- what the window ran ------------------------------------------------------------------
+    @_fails_closed(None)
     def window_ran(self, records: Sequence[TaskRecord], held_back: Sequence[TaskRecord],
                    fused: Iterable[int], written: Sequence[Any]) -> None:
         """A window ran: `fused`, the numbers of its records a fused launch ran (the others ran

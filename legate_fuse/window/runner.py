@@ -47,7 +47,7 @@ class WindowRunner:
         # Reductions computed again over unchanged arrays take the value computed before;
         # told what each window ran. `exported`: whether the program can write a store's
         # memory without a task.
-        self.reductions = RepeatedReductions(stats, exported, self._fill)
+        self.reductions = RepeatedReductions(stats, exported, self._fill, warn_once)
         self._planner: Any = None
         self._fuser: Any = None
         # Whole stores of arrays a cut window let go, kept for the plan of the next: the tasks

@@ -50,10 +50,11 @@ class Program:
         self.one_point = True
         self.stats = Stats()
         self.fills: list[tuple[Store, Store]] = []
+        self.warnings: list[str] = []
         self.reductions = RepeatedReductions(
             self.stats, lambda store: store.root in self.exported,
-            lambda target, value: self.fills.append((target, value)), lambda: self.one_point,
-            fill_key=lambda value: ("float64", bytes([value])))
+            lambda target, value: self.fills.append((target, value)), self.warnings.append,
+            lambda: self.one_point, fill_key=lambda value: ("float64", bytes([value])))
 
     def reduction(self, target: Store, *inputs: Store, fill: int = 0, **how: Any) -> TaskRecord:
         """Fills `target`, then records the task: `value`, the store whose value it took, if
@@ -234,3 +235,20 @@ def test_the_last_fill_must_be_the_targets_own() -> None:
     program, r, _ = remembered_dot()
     program.reductions.filled([Store("other", 0)], 0)
     assert program.reductions.value_for(task(Store("rho", 0), r, r)) is None
+
+
+def test_a_failure_inside_forgets_every_value_and_warns() -> None:
+    program, r, _ = remembered_dot()
+
+    def failing(target: Store, value: Store) -> None:
+        raise RuntimeError("no fill")
+
+    program.reductions._fill = failing
+    rho = Store("rho", 0)
+    program.reductions.filled([rho], 0)
+    assert not program.reductions.takes_value(task(rho, r, r))
+    assert program.stats.tasks_reused == 0
+    assert len(program.warnings) == 1 and "no fill" in program.warnings[0]
+    program.reductions._fill = lambda target, value: None
+    program.reduction(Store("rho2", 0), r, r)
+    assert program.value is None  # (forgotten)

@@ -19,16 +19,16 @@ the record does not keep). A repeatable task that ran is remembered, with its st
   memory the program attached: ExternalMemory.holds).
 
 A later repeatable task takes the value when its library, task, calls (the plan's shape of the
-task: types, constraints, plain arguments), input stores (the same objects) and its target's
-start are those of a remembered one. A reduction folds into what its target holds: each must
-have been filled, by the runtime operation right before the task (cuPyNumeric fills every
-DOT's target with zero, then builds the task), with the same value.
+task: types, constraints, plain arguments), input stores (the same stores: Legate's
+descriptions, which name each store by an id of its own) and its target's start are those of
+a remembered one. A reduction folds into what its target holds: each must have been filled,
+by the runtime operation right before the task (cuPyNumeric fills every DOT's target with
+zero, then builds the task), with the same value.
 
-Fail closed: what is remembered is forgotten at the next window run (it holds references to
-the stores: one the program let go would not go back to Legate for its next stores), at any
-flush but a read, at every task built at once or run unfused, at every runtime copy, gather or
-scatter, and whenever the plugin stops holding tasks. A task or fill writing a remembered
-store, or a NumPy view exported of one, forgets it.
+Fail closed: what is remembered is forgotten at the next window run, at any flush but a read,
+at every task built at once or run unfused, at every runtime copy, gather or scatter, and
+whenever the plugin stops holding tasks. A task or fill writing any view of a remembered
+store's storage, or a NumPy view exported of one, forgets it.
 """
 
 from __future__ import annotations
@@ -50,12 +50,12 @@ Method = TypeVar("Method", bound=Callable[..., Any])
 @dataclass(frozen=True)
 class _Remembered:
     kind: tuple[Any, ...]  # library, task id and the record's shape
-    inputs: tuple[Any, ...]  # the stores it reads, in argument order
-    target: Any  # the 0-d store holding its value
+    # Legate's description of each store it reads, in argument order: the store's own id,
+    # never another's (no reference kept: an array the program let go goes back to Legate).
+    inputs: tuple[str, ...]
+    roots: frozenset[str | None]  # of its inputs and target (liveness.root_key)
+    target: Any  # the 0-d store holding its value (a Future's)
     fill: tuple[str, bytes]  # the target's fill before the task: type, bytes
-
-    def stores(self) -> tuple[Any, ...]:
-        return (*self.inputs, self.target)
 
 
 @dataclass(frozen=True)
@@ -139,6 +139,7 @@ def _fails_closed(default: Any) -> Callable[[Method], Method]:
 class RepeatedReductions:
     def __init__(self, stats: Stats, exported: Callable[[Any], bool],
                  fill: Callable[[Any, Any], None], warn: Callable[[str], None],
+                 root_key: Callable[[Any], str | None],
                  one_point: Callable[[], bool] = runs_one_point,
                  fill_key: Callable[[Any], tuple[str, bytes] | None] = fill_key) -> None:
         self._stats = stats  # its tasks_reused
@@ -147,6 +148,7 @@ class RepeatedReductions:
         # of its root).
         self._exported = exported
         self._fill = fill  # fills a target with the value of a 0-d store, by Legate's runtime
+        self._root_key = root_key  # window/liveness.root_key
         self._one_point = one_point
         self._fill_key = fill_key
         self._remembered: list[_Remembered] = []
@@ -185,10 +187,9 @@ class RepeatedReductions:
             return None
         for remembered in self._remembered:
             if (remembered.kind == parts.kind and remembered.fill == fill
-                    and len(remembered.inputs) == len(parts.inputs)
-                    and all(mine is theirs for mine, theirs
-                            in zip(remembered.inputs, parts.inputs, strict=True))
-                    and not any(self._exported(store) for store in remembered.stores())
+                    and remembered.inputs == tuple(str(store) for store in parts.inputs)
+                    and not any(self._exported(store)
+                                for store in (*parts.inputs, remembered.target))
                     and self._one_point()):
                 return remembered.target
         return None
@@ -226,9 +227,12 @@ class RepeatedReductions:
     def written(self, stores: Sequence[Any]) -> None:
         """Something writes `stores` (a task, a fill), or hands them to NumPy (an export)."""
         if self._remembered:
+            roots = {self._root_key(store) for store in stores}
+            if None in roots:  # (a store whose storage cannot be told: any)
+                self.clear()
+                return
             self._remembered = [remembered for remembered in self._remembered
-                                if not any(store.overlaps(other) for store in stores
-                                           for other in remembered.stores())]
+                                if not roots & remembered.roots]
             if not self._remembered:
                 self.kinds.clear()
 
@@ -274,11 +278,15 @@ class RepeatedReductions:
         target = parts.target
         if not as_built and not any(store is target or store.equal_storage(target)
                                     for store in written):
-            return  # (a register of the kernel, never stored)
+            return  # (a dead task of its group: never run)
         stores = (*parts.inputs, target)
         if any(store.overlaps(other) for store in stores for other in later):
             return
         if any(self._exported(store) for store in stores) or not self._one_point():
             return
-        self._remembered.append(_Remembered(parts.kind, parts.inputs, target, fill))
+        roots = frozenset(self._root_key(store) for store in stores)
+        if None in roots:
+            return
+        inputs = tuple(str(store) for store in parts.inputs)
+        self._remembered.append(_Remembered(parts.kind, inputs, roots, target, fill))
         self.kinds.add((record.library_name, record.task_id))

@@ -19,7 +19,7 @@ from legate_fuse.draw_order import DrawOrder
 from legate_fuse.stage_clock import StageClock
 from legate_fuse.task_timer import TaskTimer
 from legate_fuse.window.holding import Window, execute_in_order
-from legate_fuse.window.liveness import ArrayTracker
+from legate_fuse.window.liveness import ArrayTracker, root_key
 from legate_fuse.window.repeated_reductions import RepeatedReductions
 
 
@@ -47,7 +47,7 @@ class WindowRunner:
         # Reductions computed again over unchanged arrays take the value computed before;
         # told what each window ran. `exported`: whether the program can write a store's
         # memory without a task.
-        self.reductions = RepeatedReductions(stats, exported, self._fill, warn_once)
+        self.reductions = RepeatedReductions(stats, exported, self._fill, warn_once, root_key)
         self._planner: Any = None
         self._fuser: Any = None
         # Whole stores of arrays a cut window let go, kept for the plan of the next: the tasks

@@ -4,8 +4,9 @@ forgets one."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -17,12 +18,19 @@ from legate_fuse.window.repeated_reductions import RepeatedReductions, repeatabl
 DOT = ("cupynumeric", 16)
 
 
+_IDS = itertools.count()
+
+
 @dataclass(eq=False)
 class Store:
-    """A store over the storage `root`."""
+    """A store over the storage `root`, described by an id of its own (as Legate's are)."""
 
     root: str
     ndim: int = 1
+    id: int = field(default_factory=lambda: next(_IDS))
+
+    def __str__(self) -> str:
+        return f"Store({self.id}) over {self.root}"
 
     def overlaps(self, other: Store) -> bool:
         return self.root == other.root
@@ -54,7 +62,8 @@ class Program:
         self.reductions = RepeatedReductions(
             self.stats, lambda store: store.root in self.exported,
             lambda target, value: self.fills.append((target, value)), self.warnings.append,
-            lambda: self.one_point, fill_key=lambda value: ("float64", bytes([value])))
+            lambda store: store.root, lambda: self.one_point,
+            fill_key=lambda value: ("float64", bytes([value])))
 
     def reduction(self, target: Store, *inputs: Store, fill: int = 0, **how: Any) -> TaskRecord:
         """Fills `target`, then records the task: `value`, the store whose value it took, if

@@ -101,8 +101,9 @@ class Fuser:
                 not_fused = self._launch(planned, stores, step, bytes_not_allocated)
                 if not_fused is None:
                     planned.unallocated.extend(step.temporaries)
-                    planned.fused_tasks.extend((*step.tasks, *step.dead_tasks))
-                    for t in (*step.tasks, *step.dead_tasks):
+                    covered = (*step.tasks, *step.dead_tasks)
+                    planned.fused_tasks.extend(covered)
+                    for t in covered:
                         done[t] = True
                     continue
                 why: Sequence[str] = (not_fused,) * len(step.tasks)

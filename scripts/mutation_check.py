@@ -239,6 +239,14 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{REPEATED}::test_a_failure_inside_forgets_every_value_and_warns",),
         "a failure while reusing a reduction's value forgets every value, with one warning"),
     Mutation(
+        "reductions-keep-no-store", "legate_fuse/window/repeated_reductions.py",
+        "            self._started_from[id(record)] = (weakref.ref(record), fill)\n",
+        "            self._started_from[id(record)] = (weakref.ref(record), fill,"
+        " [arg.store for arg in record.args])\n",
+        ("tests/integration/test_plans.py::test_cg_iteration_groups",),
+        "what is noted of a recorded task keeps none of its stores (they would count as the "
+        "program's)"),
+    Mutation(
         "reductions-one-point", "legate_fuse/window/repeated_reductions.py",
         "        if any(self._exported(store) for store in stores) or not self._one_point():",
         "        if any(self._exported(store) for store in stores):",

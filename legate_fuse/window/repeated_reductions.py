@@ -155,11 +155,11 @@ class RepeatedReductions:
         # The last runtime operation, when it was a fill of a 0-d store: (store, its value).
         # A repeatable task recorded right after it, into that store, starts from that value.
         self._last_fill: tuple[Any, tuple[str, bytes]] | None = None
-        # Of each repeatable task recorded since the last window ran, by id() of its record
-        # (a weak reference: the window lets records go): its parts and the fill its target
-        # started from.
-        self._started_from: dict[
-            int, tuple[weakref.ref[TaskRecord], Repeatable, tuple[str, bytes]]] = {}
+        # Of each repeatable task recorded since the last window ran: the fill its target
+        # started from, by id() of its record. Neither the record nor its stores are kept (a
+        # weak reference): the analysis counts every other reference to a store as the
+        # program's, and would keep a temporary of the window in memory.
+        self._started_from: dict[int, tuple[weakref.ref[TaskRecord], tuple[str, bytes]]] = {}
         # The (library, task id) of every task remembered: a task of one is recorded, not
         # built at once (capture/call_sites.py), to be compared.
         self.kinds: set[tuple[str, int]] = set()
@@ -205,7 +205,7 @@ class RepeatedReductions:
         parts = repeatable(record) if self._last_fill is not None else None
         fill = self._fill_before(parts)
         if parts is not None and fill is not None:
-            self._started_from[id(record)] = (weakref.ref(record), parts, fill)
+            self._started_from[id(record)] = (weakref.ref(record), fill)
         self._last_fill = None
         if self._remembered:
             writes = _writes(record)
@@ -268,14 +268,17 @@ class RepeatedReductions:
             record = records[t]
             noted = started_from.get(id(record))
             if noted is not None and noted[0]() is record:
-                self._remember(noted[1], noted[2], t not in covered, written, later)
+                self._remember(record, noted[1], t not in covered, written, later)
             writes = _writes(record)
             if writes is None:
                 return  # (nothing before it is known to be as it left it)
             later.extend(writes)
 
-    def _remember(self, parts: Repeatable, fill: tuple[str, bytes], as_built: bool,
+    def _remember(self, record: TaskRecord, fill: tuple[str, bytes], as_built: bool,
                   written: Sequence[Any], later: Sequence[Any]) -> None:
+        parts = repeatable(record)  # (again: not kept since it was recorded, see above)
+        if parts is None:
+            return
         target = parts.target
         if not as_built and not any(store is target or store.equal_storage(target)
                                     for store in written):

@@ -8,6 +8,8 @@ import numpy
 
 # The value types the tasks compute in.
 VALUE_TYPES = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+# The largest int32: indices as large as this or larger are kept as int64.
+INT32_MAX = numpy.iinfo(numpy.int32).max
 
 
 def value_type(dtype: Any) -> numpy.dtype[Any]:
@@ -19,6 +21,14 @@ def value_type(dtype: Any) -> numpy.dtype[Any]:
     if given.kind in "biu":
         return numpy.dtype(numpy.float64)
     raise TypeError(f"legate_csr matrices hold float32 or float64 values, not {given}")
+
+
+def index_type(rows: int, columns: int, nnz: int) -> numpy.dtype[Any]:
+    """The type of a matrix's `indices` and `indptr`: int32 where its shape and its number
+    of elements allow, as scipy.sparse keeps them (a product then reads 4 bytes per element's
+    column, not 8), else int64."""
+    fits = max(rows, columns, nnz) <= INT32_MAX
+    return numpy.dtype(numpy.int32 if fits else numpy.int64)
 
 
 def store_of(array: Any) -> Any:

@@ -16,7 +16,7 @@ import numpy
 
 from legate_csr import _library
 from legate_csr._compressed import check, compressed_form
-from legate_csr._stores import owned_array, row_ranges, store_of, value_type
+from legate_csr._stores import index_type, owned_array, row_ranges, store_of, value_type
 
 
 def issparse(value: Any) -> bool:
@@ -52,9 +52,12 @@ class csr_array:
         check(data, indices, indptr, rows, columns)
         self._shape = (rows, columns)
         self.data = owned_array(data.astype(self._dtype, copy=False))
-        self.indices = owned_array(indices.astype(numpy.int64, copy=False))
-        self.indptr = owned_array(indptr.astype(numpy.int64, copy=False))
+        index = index_type(rows, columns, len(indices))
+        self.indices = owned_array(indices.astype(index, copy=False))
+        self.indptr = owned_array(indptr.astype(index, copy=False))
         self._pos, self._pos_buffer = row_ranges(indptr.astype(numpy.int64, copy=False))
+        # Each row's least and greatest column: a product reads `x` through their image.
+        self._bounds = _library.column_bounds(self._pos, store_of(self.indices))
 
     # -- what scipy's arrays tell -----------------------------------------------------------
     @property
@@ -148,6 +151,7 @@ class csr_array:
         other._shape, other._dtype = self._shape, value_type(data.dtype)
         other.data, other.indices, other.indptr = data, self.indices, self.indptr
         other._pos, other._pos_buffer = self._pos, self._pos_buffer
+        other._bounds = self._bounds
         return other
 
 
@@ -232,7 +236,7 @@ def _product(matrix: csr_array, other: Any, transposed: bool) -> Any:
     else:
         y = cupynumeric.empty(outer, dtype=dtype)
         _library.multiply(store_of(y), matrix._pos, store_of(matrix.indices),
-                          store_of(matrix.data), store_of(x))
+                          store_of(matrix.data), store_of(x), matrix._bounds)
     return y
 
 

@@ -29,16 +29,18 @@ data_interface_builds_tasks = True
 _NAMES = {_tasks.SPMV_TASK_ID: "SPMV", _tasks.SPMV_TRANSPOSE_TASK_ID: "SPMV_TRANSPOSE",
           _tasks.DIAGONAL_TASK_ID: "DIAGONAL"}
 PRODUCT_OP = "legate_csr.SPMV"
-# The product's arguments (y, pos, crd, vals, x): crd and vals read through the image of the
-# rows' ranges, x through the image of the columns (_library.multiply), with the same hints.
+# The product's arguments (y, pos, crd, vals, x, bounds): crd and vals read through the image
+# of the rows' ranges, x through the image of the rows' column bounds (_library.multiply), with
+# the same hints.
 _IMAGES = ((1, 2, ImageComputationHint.FIRST_LAST), (1, 3, ImageComputationHint.FIRST_LAST),
-           (2, 4, ImageComputationHint.MIN_MAX))
+           (5, 4, ImageComputationHint.MIN_MAX))
 # The constraints the library's product is built with, as a record's shape holds them.
 _PRODUCT_CONSTRAINTS = frozenset(
-    {("align", ("argument", 0), ("argument", 1))}
+    {("align", ("argument", 0), ("argument", 1)), ("align", ("argument", 0), ("argument", 5))}
     | {("image", ("argument", source), ("argument", target), hint)
        for source, target, hint in _IMAGES})
 _VALUE_TYPES = frozenset({"float32", "float64"})
+_INDEX_TYPES = frozenset({"int32", "int64"})
 
 
 def lifted_task_ids() -> list[int]:
@@ -63,25 +65,27 @@ def lift(record: Any) -> LiftedTask | None:
     on CPUs; None for any other task (it runs as built)."""
     if record.task_id != _tasks.SPMV_TASK_ID or not _product_as_built(record.shape):
         return None
-    y, pos, crd, vals, x = record.args
+    y, *read = record.args
     return LiftedTask(PRODUCT_OP, (LiftedArg(y.store, WRITE_CALL),
-                                   *(LiftedArg(a.store, READ_CALL) for a in (pos, crd, vals, x))),
+                                   *(LiftedArg(arg.store, READ_CALL) for arg in read)),
                       aligned=True)
 
 
 def _product_as_built(shape: tuple[Any, ...]) -> bool:
     """Whether a recorded SPMV's shape is _library.multiply's: y written, the matrix's three
-    stores and x read, one value type, its constraints and no other call."""
+    stores, x and the column bounds read, one value type, its constraints and no other
+    call."""
     stores = [call for call in shape if call[0] in ("add_output", "add_input", "add_reduction")]
     constraints = {call for call in shape if call[0] in ("align", "image")}
-    if (len(stores) != 5 or len(stores) + len(constraints) != len(shape)
+    if (len(stores) != 6 or len(stores) + len(constraints) != len(shape)
             or constraints != _PRODUCT_CONSTRAINTS or _gpus()):
         return False
     kinds = tuple(call[0] for call in stores)
     types = [str(call[2]) for call in stores]
     one_d = all(call[3] == 1 for call in stores)
-    return (kinds == ("add_output",) + ("add_input",) * 4 and one_d and types[0] in _VALUE_TYPES
-            and types[0] == types[3] == types[4] and types[2] == "int64")
+    return (kinds == ("add_output",) + ("add_input",) * 5 and one_d and types[0] in _VALUE_TYPES
+            and types[0] == types[3] == types[4] and types[2] in _INDEX_TYPES
+            and types[5] == types[1])
 
 
 @cache

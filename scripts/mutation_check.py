@@ -2007,6 +2007,19 @@ MUTATIONS: tuple[Mutation, ...] = (
          "[two-cpus-default]",),
         "a block of rows reads x through the image of its columns"),
     Mutation(
+        "csr-x-through-each-rows-columns", "src/cpp/csr/column_bounds.cc",
+        "    bounds[row] = legate::Rect<1>{*least, *greatest};\n",
+        "    bounds[row] = legate::Rect<1>{*least, *least};\n",
+        (f"{CSR_PROCESSES}::test_a_program_runs_alike_without_the_plugin_and_with_it"
+         "[two-cpus-default]",),
+        "the image a block reads x through spans each of its rows' columns"),
+    Mutation(
+        "csr-indices-as-scipy-keeps-them", "legate_csr/_stores.py",
+        "    fits = max(rows, columns, nnz) <= INT32_MAX\n",
+        "    fits = False\n",
+        (f"{CSR}::test_what_the_matrix_tells_equals_scipy",),
+        "a matrix keeps 4-byte indices where they fit, as scipy does"),
+    Mutation(
         "csr-diagonal-sums-duplicates", "src/cpp/csr/diagonal.cc",
         "        sum += matrix.values[k];\n",
         "        sum = matrix.values[k];\n",

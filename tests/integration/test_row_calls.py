@@ -144,9 +144,9 @@ def test_a_vector_written_after_its_product_in_the_group(always_fuse: Any,
 
 def test_a_product_built_otherwise_runs_as_built(always_fuse: Any,
                                                  plans: list[PlanSummary]) -> None:
-    """A product task whose `x` is read through a precise image of the columns (the library
-    asks for their least and greatest) is not lifted: the fused task would partition it
-    otherwise."""
+    """A product task whose `x` is read through a precise image of the rows' column bounds
+    (the library asks for their least and greatest) is not lifted: the fused task would
+    partition it otherwise."""
     import _legate_csr
     from legate.core import align, get_legate_runtime, image
 
@@ -162,11 +162,12 @@ def test_a_product_built_otherwise_runs_as_built(always_fuse: Any,
         task = get_legate_runtime().create_auto_task(_library.library(),
                                                      _legate_csr.SPMV_TASK_ID)
         result = task.add_output(store_of(y))
-        rows, columns, _ = _library._matrix_inputs(task, matrix._pos,
-                                                   store_of(matrix.indices),
-                                                   store_of(matrix.data))
+        rows, _, _ = _library._matrix_inputs(task, matrix._pos, store_of(matrix.indices),
+                                             store_of(matrix.data))
         factor = task.add_input(store_of(x))
+        columns = task.add_input(matrix._bounds)
         task.add_constraint(align(result, rows))
+        task.add_constraint(align(result, columns))
         task.add_constraint(image(columns, factor))
         task.execute()
         return [y * 2.0 - x, matrix @ x + 1.0]

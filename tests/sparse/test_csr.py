@@ -77,6 +77,8 @@ def test_what_the_matrix_tells_equals_scipy(dtype: Any) -> None:
         for part in ("data", "indices", "indptr"):
             numpy.testing.assert_array_equal(getattr(back, part), getattr(reference, part),
                                              err_msg=f"{name}: {part}")
+        # Indices as scipy keeps them: 4 bytes where they fit (a product reads fewer bytes).
+        assert matrix.indices.dtype == matrix.indptr.dtype == numpy.int32, name
         numpy.testing.assert_array_equal(matrix.T.tocsr().toarray(), reference.T.toarray(),
                                          err_msg=name)
 
@@ -106,6 +108,19 @@ def test_constructors() -> None:
                                      numpy.zeros(4, dtype=numpy.float32))
     integers = legate_csr.csr_array(numpy.array([[1, 0], [0, 2]]))
     assert integers.dtype == numpy.float64  # values become float64, as a product's would
+
+
+def test_columns_beyond_int32_are_kept_as_int64() -> None:
+    """A matrix with more columns than int32 holds keeps int64 indices, and its tasks read
+    them as such."""
+    columns = 2**31 + 10
+    matrix = legate_csr.csr_array((numpy.array([1.0, 2.0, 3.0]),
+                                   numpy.array([0, 2**31 + 5, 2]), numpy.array([0, 2, 2, 3])),
+                                  shape=(3, columns))
+    assert matrix.indices.dtype == matrix.indptr.dtype == numpy.int64
+    numpy.testing.assert_array_equal(numpy.asarray(matrix.diagonal()), [1.0, 0.0, 3.0])
+    numpy.testing.assert_array_equal(numpy.asarray(matrix.to_scipy().indices),
+                                     [0, 2**31 + 5, 2])
 
 
 def test_diags_equals_scipys() -> None:

@@ -12,6 +12,7 @@ PYBIND11_MODULE(_legate_csr, m)
   m.attr("SPMV_TASK_ID")           = static_cast<int>(legate_csr::TaskId::SPMV);
   m.attr("SPMV_TRANSPOSE_TASK_ID") = static_cast<int>(legate_csr::TaskId::SPMV_TRANSPOSE);
   m.attr("DIAGONAL_TASK_ID")       = static_cast<int>(legate_csr::TaskId::DIAGONAL);
+  m.attr("COLUMN_BOUNDS_TASK_ID")  = static_cast<int>(legate_csr::TaskId::COLUMN_BOUNDS);
   m.def(
       "multiply_rows_address",
       []() { return reinterpret_cast<std::uintptr_t>(&legate_csr_multiply_rows); },

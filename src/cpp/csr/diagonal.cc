@@ -10,7 +10,7 @@
 namespace legate_csr {
 namespace {
 
-template <typename T>
+template <typename T, typename I>
 void diagonal(const legate::PhysicalStore& out, const legate::PhysicalStore& pos,
               const legate::PhysicalStore& crd, const legate::PhysicalStore& vals)
 {
@@ -18,7 +18,7 @@ void diagonal(const legate::PhysicalStore& out, const legate::PhysicalStore& pos
   if (rows.empty()) {
     return;
   }
-  const Elements<T> matrix{pos, crd, vals};
+  const Elements<T, I> matrix{pos, crd, vals};
   T* const result = out.write_accessor<T, 1>().ptr(rows.lo) - rows.lo[0];
   for (legate::coord_t row = rows.lo[0]; row <= rows.hi[0]; ++row) {
     const legate::Rect<1>& range = matrix.ranges[row];
@@ -40,7 +40,9 @@ void DiagonalTask::cpu_variant(legate::TaskContext context)
   const auto pos  = context.input(0).data();
   const auto crd  = context.input(1).data();
   const auto vals = context.input(2).data();
-  with_value_type(vals.code(), [&](auto zero) { diagonal<decltype(zero)>(out, pos, crd, vals); });
+  with_element_types(vals.code(), crd.code(), [&](auto zero, auto index) {
+    diagonal<decltype(zero), decltype(index)>(out, pos, crd, vals);
+  });
 }
 
 }  // namespace legate_csr

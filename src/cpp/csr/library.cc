@@ -16,6 +16,7 @@ void register_library()
   SpmvTask::register_variants(library);
   SpmvTransposeTask::register_variants(library);
   DiagonalTask::register_variants(library);
+  ColumnBoundsTask::register_variants(library);
 }
 
 }  // namespace legate_csr

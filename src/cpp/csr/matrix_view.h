@@ -18,19 +18,17 @@ const T* base_of(const legate::PhysicalStore& store)
   return shape.empty() ? nullptr : store.read_accessor<T, 1>().ptr(shape.lo) - shape.lo[0];
 }
 
-// A matrix's row ranges, columns and values.
-template <typename T>
+// A matrix's row ranges, columns (of index type I) and values.
+template <typename T, typename I>
 struct Elements {
   Elements(const legate::PhysicalStore& pos, const legate::PhysicalStore& crd,
            const legate::PhysicalStore& vals)
-      : ranges{base_of<legate::Rect<1>>(pos)},
-        columns{base_of<std::int64_t>(crd)},
-        values{base_of<T>(vals)}
+      : ranges{base_of<legate::Rect<1>>(pos)}, columns{base_of<I>(crd)}, values{base_of<T>(vals)}
   {
   }
 
   const legate::Rect<1>* ranges;
-  const std::int64_t* columns;
+  const I* columns;
   const T* values;
 };
 
@@ -48,6 +46,31 @@ void with_value_type(legate::Type::Code code, Body&& body)
     default:
       throw std::invalid_argument("legate_csr: values must be float32 or float64");
   }
+}
+
+// Calls `body(I{})` with I the C++ type of column indices of type `columns` (int32, as scipy
+// keeps them where the columns allow, or int64); with_element_types, `body(T{}, I{})` with T
+// that of values of type `values` too.
+template <typename Body>
+void with_index_type(legate::Type::Code columns, Body&& body)
+{
+  switch (columns) {
+    case legate::Type::Code::INT32:
+      body(std::int32_t{});
+      break;
+    case legate::Type::Code::INT64:
+      body(std::int64_t{});
+      break;
+    default:
+      throw std::invalid_argument("legate_csr: column indices must be int32 or int64");
+  }
+}
+
+template <typename Body>
+void with_element_types(legate::Type::Code values, legate::Type::Code columns, Body&& body)
+{
+  with_value_type(
+      values, [&](auto zero) { with_index_type(columns, [&](auto index) { body(zero, index); }); });
 }
 
 }  // namespace legate_csr

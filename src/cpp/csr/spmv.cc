@@ -20,9 +20,9 @@ constexpr legate::coord_t kRowsPerPart = 1 << 15;
 
 // The product's raw pointers, read from the stores on the point task's thread: a part's rows
 // touch no Legate object, so any thread may compute them.
-template <typename T>
+template <typename T, typename I>
 struct RowProduct {
-  Elements<T> matrix;
+  Elements<T, I> matrix;
   const T* factor;
   T* result;
   legate::coord_t first;  // the block's rows
@@ -50,7 +50,7 @@ struct RowProduct {
 };
 
 // Each row is computed alone, from zero, whichever part holds it: the same bits in parts.
-template <typename T>
+template <typename T, typename I>
 void multiply(const legate::PhysicalStore& y, const legate::PhysicalStore& pos,
               const legate::PhysicalStore& crd, const legate::PhysicalStore& vals,
               const legate::PhysicalStore& x, const legate_fuse_row_parts* parts)
@@ -59,19 +59,19 @@ void multiply(const legate::PhysicalStore& y, const legate::PhysicalStore& pos,
   if (rows.empty()) {
     return;
   }
-  const RowProduct<T> product{Elements<T>{pos, crd, vals}, base_of<T>(x),
-                              y.write_accessor<T, 1>().ptr(rows.lo) - rows.lo[0], rows.lo[0],
-                              rows.hi[0]};
+  const RowProduct<T, I> product{Elements<T, I>{pos, crd, vals}, base_of<T>(x),
+                                 y.write_accessor<T, 1>().ptr(rows.lo) - rows.lo[0], rows.lo[0],
+                                 rows.hi[0]};
   const auto count = (rows.hi[0] - rows.lo[0] + kRowsPerPart) / kRowsPerPart;
   if (parts == nullptr || count < 2) {
     product.rows(product.first, product.last);
     return;
   }
-  parts->run_each(parts->context, count, &RowProduct<T>::part,
-                  const_cast<RowProduct<T>*>(&product));
+  parts->run_each(parts->context, count, &RowProduct<T, I>::part,
+                  const_cast<RowProduct<T, I>*>(&product));
 }
 
-template <typename T>
+template <typename T, typename I>
 void multiply_transposed(const legate::PhysicalStore& y, const legate::PhysicalStore& pos,
                          const legate::PhysicalStore& crd, const legate::PhysicalStore& vals,
                          const legate::PhysicalStore& x)
@@ -80,7 +80,7 @@ void multiply_transposed(const legate::PhysicalStore& y, const legate::PhysicalS
   if (rows.empty()) {
     return;
   }
-  const Elements<T> matrix{pos, crd, vals};
+  const Elements<T, I> matrix{pos, crd, vals};
   const T* const factor = base_of<T>(x);
   const auto result     = y.reduce_accessor<legate::SumReduction<T>, true, 1>();
   for (legate::coord_t row = rows.lo[0]; row <= rows.hi[0]; ++row) {
@@ -97,19 +97,21 @@ void multiply_transposed(const legate::PhysicalStore& y, const legate::PhysicalS
 void SpmvTask::cpu_variant(legate::TaskContext context)
 {
   const legate::PhysicalStore stores[] = {context.output(0).data(), context.input(0).data(),
-                                          context.input(1).data(), context.input(2).data(),
-                                          context.input(3).data()};
+                                          context.input(1).data(),  context.input(2).data(),
+                                          context.input(3).data(),  context.input(4).data()};
   multiply_rows(stores, std::size(stores), nullptr);
 }
 
 void multiply_rows(const legate::PhysicalStore* stores, std::size_t count,
                    const legate_fuse_row_parts* parts)
 {
-  if (count != 5) {
-    throw std::invalid_argument("legate_csr: a product takes y, pos, crd, vals and x");
+  // (stores[5], the bounds of each row's columns, only partitions x: Legate reads it.)
+  if (count != 6) {
+    throw std::invalid_argument("legate_csr: a product takes y, pos, crd, vals, x and bounds");
   }
-  with_value_type(stores[3].code(), [&](auto zero) {
-    multiply<decltype(zero)>(stores[0], stores[1], stores[2], stores[3], stores[4], parts);
+  with_element_types(stores[3].code(), stores[2].code(), [&](auto zero, auto index) {
+    multiply<decltype(zero), decltype(index)>(stores[0], stores[1], stores[2], stores[3], stores[4],
+                                              parts);
   });
 }
 
@@ -120,8 +122,9 @@ void SpmvTransposeTask::cpu_variant(legate::TaskContext context)
   const auto crd  = context.input(1).data();
   const auto vals = context.input(2).data();
   const auto x    = context.input(3).data();
-  with_value_type(vals.code(),
-                  [&](auto zero) { multiply_transposed<decltype(zero)>(y, pos, crd, vals, x); });
+  with_element_types(vals.code(), crd.code(), [&](auto zero, auto index) {
+    multiply_transposed<decltype(zero), decltype(index)>(y, pos, crd, vals, x);
+  });
 }
 
 }  // namespace legate_csr

@@ -183,6 +183,7 @@ class Analyzer(metaclass=_Pybind11Type):
         live_roots: set[str] | None = None,
         foreign_roots: Container[str] | None = None,
         spares: int = 0,
+        one_point: bool = False,
     ) -> tuple[Plan, bool]: ...
     def choose_cut(
         self,

@@ -137,6 +137,8 @@ CSR_PROCESSES = "tests/sparse/test_csr_processes.py"
 ROW_CALLS = "tests/integration/test_row_calls.py"
 REPEATED = "tests/unit/test_repeated_reductions.py"
 REPEATED_PROGRAMS = "tests/integration/test_repeated_reductions.py"
+VALUE_OUTPUTS = "tests/integration/test_value_outputs.py"
+CODEGEN_C = "tests/unit/test_codegen_c.py"
 
 MUTATIONS: tuple[Mutation, ...] = (
     Mutation(
@@ -1998,6 +2000,33 @@ MUTATIONS: tuple[Mutation, ...] = (
         (f"{LIBRARY_LIFTING}::test_a_library_that_builds_tasks_from_the_data_interface_does_"
          "not_flush",),
         "an installed package's lifting is found through its entry point"),
+    # A 0-d value read after its group, written by it where each fused task runs as one point.
+    Mutation(
+        "value-written-by-its-one-point-group", "src/cpp/analysis/grouping.cc",
+        "  if (window.one_point) {\n    return std::nullopt;  // the one point writes it\n",
+        "  if (false) {\n    return std::nullopt;  // the one point writes it\n",
+        (f"{ANALYSIS}::test_a_value_read_after_the_group_is_written_by_it_only_from_one_point",
+         f"{VALUE_OUTPUTS}::test_a_kept_value_is_written_by_its_group[float64]"),
+        "where each fused task runs as one point, a group writes a 0-d value read after it"),
+    Mutation(
+        "plan-cache-keyed-by-one-point", "src/cpp/analysis/analyzer.cc",
+        "  key.push_back(window.one_point ? 1 : 0);\n",
+        "",
+        (f"{ANALYSIS}::test_a_value_read_after_the_group_is_written_by_it_only_from_one_point",),
+        "a plan made for one point is never taken from the cache for several"),
+    Mutation(
+        "value-outputs-written-after-the-loop", "src/cpp/codegen/c_renderer.cc",
+        "      write_value_outputs(out, spec_, \"  \");\n",
+        "",
+        (f"{CODEGEN_C}::test_a_value_output_is_written_once_after_the_loop",
+         f"{VALUE_OUTPUTS}::test_a_kept_value_is_written_by_its_group[float64]"),
+        "a group's 0-d output is written once, after its loop"),
+    Mutation(
+        "value-outputs-are-no-arrays", "src/cpp/codegen/c_renderer.cc",
+        "           !(writes_values_once(spec_) && is_value_output(spec_, arg));\n",
+        "           true;\n",
+        (f"{CODEGEN_C}::test_a_value_output_is_written_once_after_the_loop",),
+        "a 0-d output keeps a kernel's rows contiguous"),
     # The sparse library (legate_csr).
     Mutation(
         "csr-x-through-columns", "legate_csr/_library.py",

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from legate_fuse import _core
+from legate_fuse.backend.launch import runs_one_point
 from legate_fuse.capture.call_sites import CallSites, Outcome
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.counters import Stats
@@ -168,7 +169,7 @@ class Planner:
             plan, hit = self.analyzer.analyze(descriptions, window.live, window.encoding.tasks,
                                               prefix=len(records), live_roots=window.live_roots,
                                               foreign_roots=window.foreign_roots,
-                                              spares=len(spares))
+                                              spares=len(spares), one_point=runs_one_point())
             labels = window.encoding.labels[:len(records)]
             steps = self.steps.of(plan, labels, len(records))
         if self.call_sites.enabled:

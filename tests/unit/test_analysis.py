@@ -63,6 +63,23 @@ def test_rule2_a_task_over_an_empty_array_is_not_fusible() -> None:
     assert "empty" in plan.groups[0].end_reason
 
 
+def test_a_value_read_after_the_group_is_written_by_it_only_from_one_point() -> None:
+    # alpha = rho / pq, then x += alpha * p; the program keeps alpha. Over several points each
+    # would write alpha: its task runs alone. A launch of one point writes it once.
+    rho, pq, alpha, x, p, t = value(60), value(61), value(62), region(63), region(64), region(65)
+    analyzer = _core.Analyzer()  # one plan cache: the two windows differ only in one_point
+    for one_point, expected in ((False, [("single", [0]), ("fused", [1, 2])]),
+                                (True, [("fused", [0, 1, 2])])):
+        w = WindowBuilder(one_point=one_point, analyzer=analyzer)
+        w.task((alpha, "W"), (rho, "R"), (pq, "R"))
+        w.task((t, "W"), (alpha, "R"), (p, "R"))
+        w.task((x, "RW"), (t, "R"))
+        w.keep_alive(rho, pq, alpha, x, p)
+        plan = w.plan()
+        assert groups(plan) == expected, one_point
+        assert list(plan.groups[-1].prologue) == ([] if not one_point else [0])
+
+
 def test_rule2_unaligned_task_is_not_fusible() -> None:
     w = WindowBuilder()
     w.task((T1, "W"), (A, "R"))

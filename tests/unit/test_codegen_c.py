@@ -276,3 +276,29 @@ def test_arange_counts_from_the_blocks_origin(compiler: KernelCompiler, dtype: s
     run(compiler, spec, [out], out.shape, (kind(2), kind(3)), origin=(70,))
     expected = (numpy.arange(70, 120) * 3 + 2).astype(dtype)
     assert out.tolist() == expected.tolist()
+
+
+def value_output_spec() -> KernelSpec:
+    """alpha = rho / pq, 0-d values the program keeps, and out = x + alpha * p over arrays."""
+    return KernelSpec(
+        args=((IN, "float64", True), (IN, "float64", True), (IN, "float64", False),
+              (IN, "float64", False), (OUT, "float64", True), (OUT, "float64", False)),
+        scalar_types=(),
+        nodes=(("BINARY_OP.DIVIDE", "float64", ((ARG, 0), (ARG, 1))),
+               ("BINARY_OP.MULTIPLY", "float64", ((REGISTER, 0), (ARG, 2))),
+               ("BINARY_OP.ADD", "float64", ((ARG, 3), (REGISTER, 1)))),
+        stores=((4, 0), (5, 2)), reductions=())
+
+
+def test_a_value_output_is_written_once_after_the_loop(compiler: KernelCompiler) -> None:
+    source = value_output_spec().render_c()
+    # One pass over the block (never split into parts), whose rows stay contiguous: the value
+    # is no array, written after the loop.
+    assert "legate_fuse_kernel_split =" not in source
+    assert "st4 ==" not in source
+    p, x = ordinary("float64"), ordinary("float64", positive=True)
+    rho, pq, alpha = numpy.array(3.0), numpy.array(7.0), numpy.array(-1.0)
+    out = numpy.zeros_like(x)
+    run(compiler, value_output_spec(), [rho, pq, p, x, alpha, out], p.shape)
+    assert alpha.tobytes() == (numpy.float64(3.0) / numpy.float64(7.0)).tobytes()
+    assert out.tobytes() == (x + alpha * p).tobytes()

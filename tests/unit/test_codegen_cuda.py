@@ -132,3 +132,16 @@ def test_run_time_scalars_follow_the_arrays(compiler: PtxCompiler) -> None:
     assert "unsigned long long scalars[2];" in source
     assert "const float s1 = *(const float*)&p.scalars[1];" in source
     assert ".entry legate_fuse_kernel" in Path(compiler.build(source)).read_text()
+
+
+def test_a_value_output_of_a_loop_has_no_cuda_rendering() -> None:
+    # (A group writes one only where its fused task runs as one point on a CPU.)
+    spec = KernelSpec(
+        args=((IN, "float64", True), (IN, "float64", False), (OUT, "float64", True),
+              (OUT, "float64", False)),
+        scalar_types=(),
+        nodes=(("BINARY_OP.MULTIPLY", "float64", ((ARG, 0), (ARG, 0))),
+               ("BINARY_OP.MULTIPLY", "float64", ((REGISTER, 0), (ARG, 1)))),
+        stores=((2, 0), (3, 1)), reductions=())
+    with pytest.raises(_core.UnsupportedError, match="0-d output of a loop"):
+        spec.render_cuda()

@@ -38,6 +38,7 @@ class WindowBuilder:
     kept: list[str] = field(default_factory=list)  # descriptions of the stores kept alive
     codes: list[int] = field(default_factory=list)  # the task encoding, as the planner's
     count: int = 0
+    one_point: bool = False  # the window's fused tasks run as one point task
     # Numbers the operations named by `task(op="BINARY_OP.ADD")`, as the planner's does.
     analyzer: _core.Analyzer = field(default_factory=_core.Analyzer)
     # Root keys over memory not Legate's own; None: every root's (as without a lookup).
@@ -92,7 +93,8 @@ class WindowBuilder:
                                                       self.live, self.encoded,
                                                       live_roots=self.live_roots,
                                                       foreign_roots=self.foreign,
-                                                      spares=len(self.spares))
+                                                      spares=len(self.spares),
+                                                      one_point=self.one_point)
         return plan
 
 

@@ -24,6 +24,9 @@ bool only_values(const ir::Window& window, const ir::Task& task)
 // point reads its own point's Future, not the group's one value (two CPUs: putmask read False).
 std::optional<std::size_t> escaping_value(const ir::Window& window, const Group& group)
 {
+  if (window.one_point) {
+    return std::nullopt;  // the one point writes it
+  }
   bool iterates = false;
   for (const auto t : group.tasks) {
     iterates = iterates || !only_values(window, window.tasks[static_cast<std::size_t>(t)]);

@@ -64,7 +64,7 @@ legate_fuse::ir::Window built_window(const std::vector<std::string>& description
                                      const std::vector<std::int32_t>& live_stores,
                                      const TaskEncoding& tasks, const py::object& live_roots,
                                      const py::object& foreign_roots = py::none(),
-                                     std::size_t spares              = 0)
+                                     std::size_t spares = 0, bool one_point = false)
 {
   if (descriptions.size() != tasks.num_stores + spares) {
     throw std::invalid_argument("legate-fuse: the task encoding is of another number of stores");
@@ -74,6 +74,7 @@ legate_fuse::ir::Window built_window(const std::vector<std::string>& description
   for (auto spare = tasks.num_stores; spare < descriptions.size(); ++spare) {
     window.spare_stores.push_back(static_cast<std::int32_t>(spare));
   }
+  window.one_point = one_point;
   return window;
 }
 
@@ -213,9 +214,9 @@ void bind_plan(py::module_& m)
           [](Analyzer& self, const std::vector<std::string>& descriptions,
              const std::vector<std::int32_t>& live_stores, const TaskEncoding& tasks,
              bool use_cache, std::int32_t prefix, const py::object& live_roots,
-             const py::object& foreign_roots, std::size_t spares) {
-            auto window =
-                built_window(descriptions, live_stores, tasks, live_roots, foreign_roots, spares);
+             const py::object& foreign_roots, std::size_t spares, bool one_point) {
+            auto window = built_window(descriptions, live_stores, tasks, live_roots, foreign_roots,
+                                       spares, one_point);
             if (prefix >= 0 && static_cast<std::size_t>(prefix) < window.tasks.size()) {
               window = legate_fuse::analysis::window_prefix(window, prefix);
             }
@@ -226,13 +227,15 @@ void bind_plan(py::module_& m)
           py::arg("descriptions"), py::arg("live_stores"), py::arg("tasks"),
           py::arg("use_cache") = true, py::arg("prefix") = -1, py::arg("live_roots") = py::none(),
           py::arg("foreign_roots") = py::none(), py::arg("spares") = 0,
+          py::arg("one_point") = false,
           "Plan a window, or its first `prefix` tasks when prefix >= 0 (the rest run later: what "
           "they touch is live); `live_stores`: the numbers of its stores the program reaches; "
           "`live_roots`: a set of the root keys the program reaches, or None; `foreign_roots`: "
           "a set of the root keys over memory not Legate's own, or None (every root such); "
           "`spares`: how many of the last descriptions are of stores no task touches, whose "
-          "memory its arrays may take (an earlier window's free_at_end); returns "
-          "(plan, cache_hit)")
+          "memory its arrays may take (an earlier window's free_at_end); `one_point`: each "
+          "fused task runs as one point task (a group may write a 0-d value read after it); "
+          "returns (plan, cache_hit)")
       .def(
           "choose_cut",
           [](const Analyzer&, const std::vector<std::string>& descriptions,

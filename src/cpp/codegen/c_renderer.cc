@@ -13,6 +13,7 @@
 #include "codegen/kernel_abi_text.h"
 #include "codegen/ordered_fold.h"
 #include "codegen/staged_body.h"
+#include "codegen/value_outputs.h"
 #include "runtime/kernel_abi.h"
 
 namespace legate_fuse::codegen {
@@ -46,7 +47,10 @@ class Renderer {
       // first index plus the position in the row.
       out << "#define LF_INDEX (lf_row_start + i)\n\n";
     }
-    if (folds_in_order(spec_)) {
+    if (writes_values_once(spec_)) {
+      // Its 0-d outputs are written once, after the loops: the kernel runs whole.
+      write_function(out, Form::Whole);
+    } else if (folds_in_order(spec_)) {
       // The stage form, whose parts may run at once, their operands folded in element order;
       // the kernel's own pass is the same stages and folds, chunk after chunk.
       write_function(out, Form::Stage);
@@ -181,6 +185,9 @@ class Renderer {
     }
     out << "    }\n"
            "  }\n";
+    if (writes_values_once(spec_)) {
+      write_value_outputs(out, spec_, "  ");
+    }
     for (std::size_t r = 0, slot = 0; r < spec_.reductions.size(); ++r) {
       if (is_array_reduction(spec_, r) || stage) {
         continue;
@@ -265,6 +272,9 @@ class Renderer {
   // the kernel runs whole.
   [[nodiscard]] std::string split_flags() const
   {
+    if (writes_values_once(spec_)) {
+      return "";
+    }
     const bool ordered = folds_in_order(spec_);
     if (!ordered && (value_reductions() != spec_.reductions.size() || uses_argval_nodes(spec_) ||
                      !reductions_free_of_order())) {
@@ -293,7 +303,8 @@ class Renderer {
   {
     const bool value_reduction =
         spec_.args[arg].role == ArgSpec::Role::Reduction && spec_.args[arg].value;
-    return !value_reduction && !is_value_input(spec_, arg);
+    return !value_reduction && !is_value_input(spec_, arg) &&
+           !(writes_values_once(spec_) && is_value_output(spec_, arg));
   }
 
   // A point task's loop is sequential: an array reduction folds into its element in place, in

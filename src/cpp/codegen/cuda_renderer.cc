@@ -6,6 +6,7 @@
 #include "codegen/c_renderer.h"
 #include "codegen/element_body.h"
 #include "codegen/kernel_abi_text.h"
+#include "codegen/value_outputs.h"
 
 namespace legate_fuse::codegen {
 namespace {
@@ -86,6 +87,10 @@ std::string render_cuda(const KernelSpec& spec)
   if (uses_half(spec) || uses_complex(spec) || uses_argval(spec)) {
     throw UnsupportedError(
         "legate-fuse: no CUDA rendering for float16, complex or argmin/argmax kernels");
+  }
+  if (writes_values_once(spec)) {
+    // (A group writes such values only where its fused task runs as one point on a CPU.)
+    throw UnsupportedError("legate-fuse: no CUDA rendering for a 0-d output of a loop");
   }
   std::ostringstream out;
   out << kPrelude << KERNEL_ABI_TEXT << "\n" << remainder_helpers("__device__ inline") << "\n";

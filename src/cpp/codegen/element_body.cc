@@ -5,6 +5,7 @@
 #include "codegen/c_renderer.h"
 #include "codegen/complex_float.h"
 #include "codegen/half_float.h"
+#include "codegen/value_outputs.h"
 
 namespace legate_fuse::codegen {
 
@@ -200,8 +201,12 @@ bool is_library_call_node(const KernelSpec& spec, std::size_t n)
 void write_stores(std::ostringstream& out, const KernelSpec& spec, const std::string& indent,
                   const ElementAccess& element)
 {
+  const bool values_once = writes_values_once(spec);
   for (const auto& store : spec.stores) {
     const auto arg = static_cast<std::size_t>(store.arg);
+    if (values_once && is_value_output(spec, arg)) {
+      continue;  // after the loops (codegen/value_outputs.h)
+    }
     out << indent << element(arg) << " = "
         << to_storage(spec.args[arg].dtype, "r" + std::to_string(store.reg)) << ";\n";
   }

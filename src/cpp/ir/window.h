@@ -125,6 +125,9 @@ struct Window {
   // Pairs of views (lower number first, sorted) of one memory class that share no element for
   // sure: a boundary column and the column it is copied from, both overlapping the interior.
   std::vector<std::pair<std::int32_t, std::int32_t>> apart_views;
+  // Whether each fused task runs as one point task (one CPU, one process): a group may then
+  // write a 0-d value read after it, which each of several points would write.
+  bool one_point{};
 
   // Whether two views share no element for sure (false for a view and itself).
   [[nodiscard]] bool views_apart(std::int32_t a, std::int32_t b) const;

@@ -927,7 +927,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "zero-d-escaping-value", "src/cpp/analysis/grouping.cc",
         "  if (!iterates) {\n",
         "  if (!iterates || true) {\n",
-        ("tests/integration/test_plans.py::test_cg_iteration_groups",
+        (f"{ANALYSIS}::test_a_value_read_after_the_group_is_written_by_it_only_from_one_point",
+         "tests/integration/test_plans.py::test_cg_iteration_groups",
          f"{MULTI_CPU}::test_a_0d_value_written_by_a_group_and_read_later_on_two_cpus"),
         "a 0-d value written in a group over an array and read after it: its task runs alone"),
     Mutation(

@@ -36,7 +36,7 @@ def _matrix_inputs(task: Any, pos: Any, *elements: Any) -> tuple[Any, ...]:
 
 def multiply(y: Any, pos: Any, crd: Any, vals: Any, x: Any, bounds: Any) -> None:
     """y = A @ x, for the matrix (pos, crd, vals) whose rows' columns lie within `bounds`
-    (_stores.RowStores): one block of rows per point task."""
+    (column_bounds): one block of rows per point task."""
     from legate.core import ImageComputationHint, align, get_legate_runtime, image
 
     task = get_legate_runtime().create_auto_task(library(), _tasks.SPMV_TASK_ID)

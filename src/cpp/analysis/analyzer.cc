@@ -42,8 +42,9 @@ std::vector<std::int64_t> signature(const ir::Window& window)
   for (const auto spare : window.spare_stores) {
     key.push_back(spare);
   }
-  // Which views of one memory class are apart (legality rules 3 and 4 read it).
+  // Whether a launch is of one point (grouping writes 0-d values read after a group then).
   key.push_back(window.one_point ? 1 : 0);
+  // Which views of one memory class are apart (legality rules 3 and 4 read it).
   key.push_back(static_cast<std::int64_t>(window.apart_views.size()));
   for (const auto& [a, b] : window.apart_views) {
     key.push_back(a);

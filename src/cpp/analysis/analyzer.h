@@ -14,9 +14,9 @@ namespace legate_fuse::analysis {
 
 // The alpha-renamed signature of a window: task ops, argument privileges, and for every store
 // its root, view, shape and dtype classes numbered by first appearance and whether it is 0-d
-// or empty, plus which roots are live outside the window. Not shapes, not scalar values, not
-// store identities: a loop that repeats the same statements on new arrays has the same
-// signature every iteration.
+// or empty, plus which roots are live outside the window and whether its launches are of one
+// point. Not shapes, not scalar values, not store identities: a loop that repeats the same
+// statements on new arrays has the same signature every iteration.
 [[nodiscard]] std::vector<std::int64_t> signature(const ir::Window& window);
 
 struct VectorHash {

@@ -1494,6 +1494,34 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_a_probe_under_way_when_kernels_start_compiling_starts_again"),
         "whether fusion pays is not measured while kernels compile in the background"),
     Mutation(
+        "payoff-reference-after-a-change", "legate_fuse/mode/payoff.py",
+        "        if self.step == SETTLED:\n            self._settled_rate = None\n",
+        "",
+        ("tests/unit/test_payoff.py::"
+         "test_a_change_in_what_the_plugin_sees_while_settled_is_not_a_program_that_moved_on",),
+        "a change in what the plugin sees while settled is not taken for a program that moved on"),
+    Mutation(
+        "payoff-reference-from-a-phase", "legate_fuse/mode/payoff.py",
+        "                    self._settled_rate = rate\n",
+        "                    pass\n",
+        ("tests/unit/test_payoff.py::test_a_program_that_moves_on_to_other_sizes_is_measured_again",
+         "tests/unit/test_payoff.py::test_a_program_standing_aside_that_moves_on_is_measured_again"),
+        "settled, the time per task of the way chosen is measured over its first whole phase"),
+    Mutation(
+        "payoff-aside-ignores-arrays", "legate_fuse/mode/step_aside.py",
+        "        if not self._for_payoff:\n            self.come_back()\n",
+        "        self.come_back()\n",
+        ("tests/unit/test_step_aside.py::"
+         "test_arrays_counted_before_fusion_was_found_not_to_pay_do_not_bring_it_back",),
+        "aside because fusion does not pay, the arrays counted before do not bring it back"),
+    Mutation(
+        "payoff-aside-counts-no-arrays", "legate_fuse/mode/step_aside.py",
+        "            self._step_aside(\"fusion does not pay\")\n",
+        "            self.begin()\n",
+        ("tests/unit/test_step_aside.py::"
+         "test_aside_because_fusion_does_not_pay_only_the_measurement_brings_it_back",),
+        "aside because fusion does not pay, only measuring whether it does brings it back"),
+    Mutation(
         "builders-stopped-at-exit", "legate_fuse/backend/background.py",
         "            job.builder.stop()\n",
         "            pass\n",
@@ -1847,7 +1875,7 @@ MUTATIONS: tuple[Mutation, ...] = (
         "coming back, nothing is held while a cuPyNumeric function may build Legate's task"),
     Mutation(
         "step-aside-comes-back", "legate_fuse/mode/step_aside.py",
-        "        self.arrays.call_after(factor * self.after, self.come_back)\n",
+        "        self.arrays.call_after(factor * self.after, self._enough_arrays)\n",
         "",
         ("tests/integration/test_step_aside.py::"
          "test_a_stream_that_never_fuses_steps_aside_and_comes_back",),

@@ -24,7 +24,12 @@ every task run as cuPyNumeric built it, decide which way it runs.
   at once: where fusion pays many times over, a probe costs the program 2 reads' worth.
 - Rounds repeat after `first_wait` reads, then 4 times as many each time (at most `most_wait`),
   and at once when the time per task changes `change` times over (the program moved on to
-  other sizes).
+  other sizes). That change is against the first whole phase of `phase_reads` reads run the
+  chosen way, not against the round's measurement: while the plugin stands aside (it does when
+  running unfused), it sees only the tasks that do not come from cuPyNumeric (another
+  library's), so its time per task is measured over other tasks than the round's. A phase
+  begins again at each change of what the plugin sees (`restart_phase`), and the first whole
+  phase after such a change is the new reference.
 
 A program that never reads a value back is never measured: it runs fused throughout. Pure
 Python and independent of Legate: the session reports reads and counts of tasks.
@@ -75,7 +80,9 @@ class PayoffTuner:
         self._start_cpu = 0.0
         self.busy = 0.0  # the main thread's CPU time over the wall time, last measured
         self._measured = 0.0  # seconds per task of the way measured before the probe
-        self._settled_rate = 0.0  # seconds per task of the way chosen, when chosen
+        # Seconds per task of the way chosen, over its first whole phase since it was chosen
+        # or since the plugin's view of the tasks last changed (None until then).
+        self._settled_rate: float | None = None
         self._wait = 0
         self._next_wait = settings.first_wait
 
@@ -110,7 +117,7 @@ class PayoffTuner:
                 elif self.fusing and self.busy < s.min_busy:  # nothing to gain unfused
                     logger.info("whether fusion pays: not measured, the main thread is busy "
                                 "%.0f%% of the time: running fused", 100 * self.busy)
-                    self._settle(True, rate, now, tasks_seen, probed=False)
+                    self._settle(True, now, tasks_seen, probed=False)
                 else:
                     self._measured = rate
                     self.fusing = not self.fusing
@@ -119,20 +126,22 @@ class PayoffTuner:
             if rate is None:
                 if reads >= s.phase_reads:  # no task while probing: the measured way stays
                     self.last_round = None
-                    self._settle(not self.fusing, self._measured, now, tasks_seen)
+                    self._settle(not self.fusing, now, tasks_seen)
             elif reads >= s.phase_reads or (reads >= 2 and rate > s.give_up * self._measured):
                 fused, unfused = ((rate, self._measured) if self.fusing
                                   else (self._measured, rate))
                 self.last_round = (fused, unfused)
                 if unfused < fused * (1 - s.margin):
-                    self._settle(False, unfused, now, tasks_seen)
+                    self._settle(False, now, tasks_seen)
                 else:
-                    self._settle(True, fused, now, tasks_seen)
+                    self._settle(True, now, tasks_seen)
         else:  # SETTLED
             self._wait -= 1
             if self._wait <= 0:
                 self._begin(MEASURE, now, tasks_seen)
             elif reads >= s.phase_reads:
+                if rate is not None and self._settled_rate is None:
+                    self._settled_rate = rate
                 if rate is not None and self._moved_on(rate):
                     self._begin(MEASURE, now, tasks_seen)
                 else:
@@ -155,7 +164,10 @@ class PayoffTuner:
 
     def restart_phase(self, tasks_seen: int) -> None:
         """Measures the current phase again from now: tasks were run that were not counted
-        (the plugin stepped aside, mode/step_aside.py)."""
+        (the plugin stepped aside, mode/step_aside.py), or will be from now (it came back).
+        Settled, the reference time per task is measured again too: it was over other tasks."""
+        if self.step == SETTLED:
+            self._settled_rate = None
         if self.step != WARMUP:
             self._begin(self.step, self.clock(), tasks_seen)
 
@@ -168,9 +180,10 @@ class PayoffTuner:
                 f"(main thread busy {self.busy:.0%} before the probe): running {way}")
 
     def _moved_on(self, rate: float) -> bool:
-        """Whether the time per task is `change` times what it was when the way was chosen."""
-        change = self.settings.change
-        return rate > change * self._settled_rate or rate * change < self._settled_rate
+        """Whether the time per task is `change` times what it was over the first phase run
+        the way chosen."""
+        change, settled = self.settings.change, self._settled_rate
+        return settled is not None and (rate > change * settled or rate * change < settled)
 
     def _begin(self, step: str, now: float, tasks_seen: int) -> None:
         self.step, self._reads = step, 0
@@ -178,12 +191,12 @@ class PayoffTuner:
         if step == MEASURE:
             self._start_cpu = self.cpu_clock()
 
-    def _settle(self, fusing: bool, rate: float, now: float, tasks_seen: int,
+    def _settle(self, fusing: bool, now: float, tasks_seen: int,
                 probed: bool = True) -> None:
         self.fusing = fusing
         self.rounds += probed
         self.rounds_unfused += not fusing
-        self._settled_rate = rate
+        self._settled_rate = None  # measured over the first phase run this way
         self._wait = self._next_wait
         self._next_wait = min(4 * self._next_wait, self.settings.most_wait)
         self._begin(SETTLED, now, tasks_seen)

@@ -26,16 +26,18 @@ received one of Legate's tasks can still be building it: as when fusion did not 
 are remembered, and nothing is held while one of them still runs.
 
 While running unfused because fusion was measured not to pay (mode/payoff.py), the plugin
-also stands aside between two measurements (`at_read`); and while kernels compile in the
+also stands aside between two measurements (`at_read`): only the measurement brings it back
+then, not the arrays created (they would bring it back fusing, where fusion was measured to cost
+time); and while kernels compile in the
 background after a window that fused nothing for want of them (`begin_while_compiling`): its
 groups would run their original tasks anyway, and a program's first run with an empty kernel
 cache then costs what it costs without the plugin, not the plugin's work on every task on top.
 It looks again every `COMPILE_CHECK_ARRAYS` arrays created and at every read, which also starts
 the builders queued meanwhile, and comes back once no kernel is compiling.
 
-Tasks cuPyNumeric submits while the plugin stands aside are not counted in `tasks_seen`; the
-measurement of whether fusion pays (mode/payoff.py) starts its current phase again at each
-change, as its time per task would count them.
+Tasks cuPyNumeric submits while the plugin stands aside are not counted in `tasks_seen` (those
+of other libraries are); the measurement of whether fusion pays (mode/payoff.py) starts its
+current phase again at each change, as its time per task would count them.
 """
 
 from __future__ import annotations
@@ -104,37 +106,49 @@ class StepAside:
         else:
             self.begin()
 
-    def begin(self, reason: str = "nothing fused") -> None:
-        """Steps aside."""
-        if self.aside or self._proxy is None or self.after <= 0:
+    def begin(self) -> None:
+        """Steps aside after a run of tasks built at once, none fused, until enough arrays
+        are created or values read back."""
+        if not self._step_aside("nothing fused"):
             return
-        if not self.mode.fire("step_aside", reason):  # e.g. disabled: nothing to step out of
-            return
-        # An instance attribute is found before the class's method: cuPyNumeric's next calls
-        # go to Legate without a Python frame of the plugin's.
-        self._proxy.create_auto_task = self._legate_create_auto_task
         factor = self.come_back_factor
-        self.arrays.call_after(factor * self.after, self.come_back)
+        self.arrays.call_after(factor * self.after, self._enough_arrays)
         self._reads_left = factor * self.after // 4
         # Stepping aside again before any fused launch means the last look found nothing.
         self.come_back_factor = min(2 * factor, MOST_COME_BACK_FACTOR)
-        self.stats.steps_aside += 1
         logger.debug("%d tasks built at once, none fused: stepping aside", self.run)
+
+    def _step_aside(self, reason: str) -> bool:
+        """cuPyNumeric's tasks go to Legate unseen from now; returns whether the plugin
+        stepped aside (not if it already stands aside, never does, or is disabled)."""
+        if self.aside or self._proxy is None or self.after <= 0:
+            return False
+        if not self.mode.fire("step_aside", reason):  # e.g. disabled: nothing to step out of
+            return False
+        # An instance attribute is found before the class's method: cuPyNumeric's next calls
+        # go to Legate without a Python frame of the plugin's.
+        self._proxy.create_auto_task = self._legate_create_auto_task
+        self.stats.steps_aside += 1
         self._restart_payoff_phase()
+        return True
+
+    def _enough_arrays(self) -> None:
+        """Enough arrays were created since stepping aside after a run of tasks built at once:
+        the plugin looks again, unless it now stands aside because fusion does not pay (the
+        measurement of whether it does decides when it comes back)."""
+        if not self._for_payoff:
+            self.come_back()
 
     def begin_while_compiling(self, compiling: Callable[[], bool]) -> None:
         """Steps aside until `compiling()` (which also starts queued builders) says no kernel
         is compiling any more; the wait of `begin` is left as it was."""
         if self.aside or self._proxy is None or self.after <= 0:
             return
-        if not self.mode.fire("step_aside", "kernels compiling"):
+        if not self._step_aside("kernels compiling"):
             return
-        self._proxy.create_auto_task = self._legate_create_auto_task
         self._compiling = compiling
         self.arrays.call_after(COMPILE_CHECK_ARRAYS, self._check_compiled)
-        self.stats.steps_aside += 1
         logger.debug("kernels compiling, none fused: stepping aside")
-        self._restart_payoff_phase()
 
     def _check_compiled(self) -> None:
         compiling = self._compiling
@@ -161,7 +175,9 @@ class StepAside:
                 self.come_back()
             return
         if not fusing and settled:
-            self.begin("fusion does not pay")
+            # (Already aside after a run of tasks built at once, it now stays aside for this
+            # reason: the arrays it waited for no longer bring it back.)
+            self._step_aside("fusion does not pay")
             self._for_payoff = self.aside
         elif self._for_payoff or not fusing:
             self.come_back(unfused=not fusing)

@@ -3,6 +3,7 @@ for the program, advancing by a time per task that depends on whether tasks are 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from itertools import pairwise
 
@@ -83,6 +84,8 @@ def test_rounds_repeat_ever_more_rarely_up_to_a_bound() -> None:
 
 def test_a_program_that_moves_on_to_other_sizes_is_measured_again() -> None:
     program = Program(fused=1.2, unfused=1.0)
+    program.tuner = PayoffTuner(replace(SETTINGS, first_wait=100), clock=lambda: program.now,
+                                cpu_clock=lambda: program.now)  # (not the end of a wait)
     program.run(30)
     assert not program.tuner.fusing
     program.fused, program.unfused = 1.0, 10.0  # larger arrays: fusion pays many times over
@@ -120,3 +123,67 @@ def test_a_probe_under_way_when_kernels_start_compiling_starts_again() -> None:
     program.run(1)
     assert program.tuner.step == "measure" and program.tuner.fusing
     assert program.tuner.rounds == 0
+
+
+class StandingAside(Program):
+    """A program of TASKS_PER_READ tasks per read, SEEN_ASIDE of them from a library other than
+    cuPyNumeric: while `stands_aside(tuner)`, the plugin stands aside and counts those only
+    (mode/step_aside.py), and it starts the tuner's phase again when it steps aside or back."""
+
+    SEEN_ASIDE = 2
+
+    def __init__(self, fused: float, unfused: float,
+                 stands_aside: Callable[[PayoffTuner], bool]) -> None:
+        super().__init__(fused, unfused)
+        self.stands_aside = stands_aside
+
+    def run(self, reads: int) -> list[bool]:
+        for _ in range(reads):
+            fusing, aside = self.tuner.fusing, self.stands_aside(self.tuner)
+            self.ways.append(fusing)
+            self.tasks += self.SEEN_ASIDE if aside else TASKS_PER_READ
+            self.now += TASKS_PER_READ * (self.fused if fusing else self.unfused)
+            self.stats.tasks_seen = self.tasks
+            self.tuner.at_read(self.stats)
+            if self.stands_aside(self.tuner) != aside:
+                self.tuner.restart_phase(self.tasks)
+        return self.ways
+
+
+def aside_while_unfused(tuner: PayoffTuner) -> bool:
+    return tuner.settled and not tuner.fusing
+
+
+def test_standing_aside_unfused_is_not_taken_for_a_program_that_moved_on() -> None:
+    """Aside, the plugin counts a fifth of the tasks: five times the time per task. Rounds
+    still come only after the waits (20, then 80 reads)."""
+    program = StandingAside(fused=1.2, unfused=1.0, stands_aside=aside_while_unfused)
+    ways = program.run(200)
+    assert program.tuner.rounds == program.tuner.rounds_unfused == 3
+    assert ways[12:].count(True) == 2 * SETTINGS.phase_reads  # the probes of two rounds
+
+
+def test_a_program_standing_aside_that_moves_on_is_measured_again() -> None:
+    program = StandingAside(fused=1.2, unfused=1.0, stands_aside=aside_while_unfused)
+    program.tuner = PayoffTuner(replace(SETTINGS, first_wait=100), clock=lambda: program.now,
+                                cpu_clock=lambda: program.now)  # (not the end of a wait)
+    program.run(24)
+    assert not program.tuner.fusing and program.tuner.settled
+    program.fused, program.unfused = 1.0, 10.0  # larger arrays: fusion pays many times over
+    ways = program.run(16)
+    assert program.tuner.fusing and ways[-1]
+
+
+def test_a_change_in_what_the_plugin_sees_while_settled_is_not_a_program_that_moved_on() -> None:
+    """Settled fused, the plugin steps aside after a run of tasks built at once, and sees a
+    fifth of the tasks: measured against the time per task seen before, the program would
+    seem to have moved on."""
+    stepped_aside = [False]
+    program = StandingAside(fused=1.0, unfused=1.2, stands_aside=lambda _: stepped_aside[0])
+    program.run(20)  # settled fused, the time per task of its way measured
+    assert program.tuner.settled and program.tuner.fusing
+    rounds = program.tuner.rounds
+    stepped_aside[0] = True
+    program.tuner.restart_phase(program.tasks)
+    program.run(8)  # two phases, before the wait of 20 reads since the round ends
+    assert program.tuner.rounds == rounds and program.tuner.settled

@@ -170,3 +170,24 @@ def test_never_aside_for_compiling_with_zero() -> None:
     aside, _, _ = stepping(after=0)
     aside.begin_while_compiling(lambda: True)
     assert not aside.aside
+
+
+def test_aside_because_fusion_does_not_pay_only_the_measurement_brings_it_back() -> None:
+    aside, runtime, arrays = stepping()
+    aside.at_read(fusing=False, settled=True)
+    assert aside.aside and arrays.calls == []  # no count of arrays to come back after
+    aside.at_read(fusing=False, settled=True)
+    assert aside.aside
+    aside.at_read(fusing=False, settled=False)  # the next round measures the unfused way
+    assert not aside.aside and runtime.create_auto_task(None, 0) == "through the plugin"
+
+
+def test_arrays_counted_before_fusion_was_found_not_to_pay_do_not_bring_it_back() -> None:
+    aside, _, arrays = stepping()
+    aside.run_ended()  # aside after tasks built at once, until enough arrays are created
+    aside.at_read(fusing=False, settled=True)  # and now because fusion does not pay
+    [(_, enough_arrays)] = arrays.calls
+    enough_arrays()
+    assert aside.aside
+    aside.at_read(fusing=False, settled=False)
+    assert not aside.aside

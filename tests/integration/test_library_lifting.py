@@ -5,6 +5,7 @@ and runs as its library built it when its lifting lifts nothing."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from typing import Any
 
@@ -109,9 +110,13 @@ def toy_program(toy_add: Any) -> Any:
 
 
 def expected() -> Any:
+    """The toy program's result, its exponential the C library's, as cuPyNumeric's CPU task
+    computes it: NumPy's own may differ in the last bit (on a CPU with AVX-512 it does, for 55
+    of these 1,000 elements)."""
     a = numpy.arange(1000, dtype=numpy.float64)
     b = numpy.sqrt(a) * 0.5
-    return numpy.exp((a * 2.0 + b) * 1e-3) - b
+    exponent = (a * 2.0 + b) * 1e-3
+    return numpy.array([math.exp(value) for value in exponent]) - b
 
 
 def test_a_registered_librarys_task_is_fused_with_cupynumerics(

@@ -27,13 +27,13 @@ are remembered, and nothing is held while one of them still runs.
 
 While running unfused because fusion was measured not to pay (mode/payoff.py), the plugin
 also stands aside between two measurements (`at_read`): only the measurement brings it back
-then, not the arrays created (they would bring it back fusing, where fusion was measured to cost
-time); and while kernels compile in the
-background after a window that fused nothing for want of them (`begin_while_compiling`): its
-groups would run their original tasks anyway, and a program's first run with an empty kernel
-cache then costs what it costs without the plugin, not the plugin's work on every task on top.
-It looks again every `COMPILE_CHECK_ARRAYS` arrays created and at every read, which also starts
-the builders queued meanwhile, and comes back once no kernel is compiling.
+then, not the arrays created (they would bring it back fusing, where fusion was measured to
+cost time). It also stands aside while kernels compile in the background after a window that
+fused nothing for want of them (`begin_while_compiling`): its groups would run their original
+tasks anyway, and a program's first run with an empty kernel cache then costs what it costs
+without the plugin, not the plugin's work on every task on top. It looks again every
+`COMPILE_CHECK_ARRAYS` arrays created and at every read, which also starts the builders queued
+meanwhile, and comes back once no kernel is compiling.
 
 Tasks cuPyNumeric submits while the plugin stands aside are not counted in `tasks_seen` (those
 of other libraries are); the measurement of whether fusion pays (mode/payoff.py) starts its
@@ -142,8 +142,6 @@ class StepAside:
     def begin_while_compiling(self, compiling: Callable[[], bool]) -> None:
         """Steps aside until `compiling()` (which also starts queued builders) says no kernel
         is compiling any more; the wait of `begin` is left as it was."""
-        if self.aside or self._proxy is None or self.after <= 0:
-            return
         if not self._step_aside("kernels compiling"):
             return
         self._compiling = compiling

@@ -1522,6 +1522,12 @@ MUTATIONS: tuple[Mutation, ...] = (
          "test_aside_because_fusion_does_not_pay_only_the_measurement_brings_it_back",),
         "aside because fusion does not pay, only measuring whether it does brings it back"),
     Mutation(
+        "fills-straight-to-legate-unrecorded", "legate_fuse/capture/proxies.py",
+        "        if not window.tasks and not session.mode.records:\n",
+        "        if False:\n",
+        (f"{REPEATED_PROGRAMS}::test_a_fill_while_nothing_is_recorded_is_not_followed",),
+        "a fill while nothing is recorded goes straight to Legate, not noted"),
+    Mutation(
         "builders-stopped-at-exit", "legate_fuse/backend/background.py",
         "            job.builder.stop()\n",
         "            pass\n",

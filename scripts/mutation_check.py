@@ -1523,8 +1523,8 @@ MUTATIONS: tuple[Mutation, ...] = (
         "aside because fusion does not pay, only measuring whether it does brings it back"),
     Mutation(
         "fills-straight-to-legate-unrecorded", "legate_fuse/capture/proxies.py",
-        "        if not window.tasks and not session.mode.records:\n",
-        "        if False:\n",
+        "        if window.tasks or session.mode.records:\n",
+        "        if True:\n",
         (f"{REPEATED_PROGRAMS}::test_a_fill_while_nothing_is_recorded_is_not_followed",),
         "a fill while nothing is recorded goes straight to Legate, not noted"),
     Mutation(

@@ -18,11 +18,12 @@ TASKS_PER_READ = 10
 class Program:
     """Reads a value every TASKS_PER_READ tasks; a task takes `fused` or `unfused` seconds."""
 
-    def __init__(self, fused: float, unfused: float, busy: float = 1.0) -> None:
+    def __init__(self, fused: float, unfused: float, busy: float = 1.0,
+                 settings: TunerSettings = SETTINGS) -> None:
         self.fused, self.unfused = fused, unfused
         self.now, self.tasks = 0.0, 0
         self.busy = busy  # the main thread's CPU time over the wall time
-        self.tuner = PayoffTuner(SETTINGS, clock=lambda: self.now,
+        self.tuner = PayoffTuner(settings, clock=lambda: self.now,
                                  cpu_clock=lambda: self.busy * self.now)
         self.stats = Stats()
         self.ways: list[bool] = []  # the way each read's work ran
@@ -71,9 +72,8 @@ def test_a_tie_keeps_fusion() -> None:
 
 
 def test_rounds_repeat_ever_more_rarely_up_to_a_bound() -> None:
-    program = Program(fused=1.2, unfused=1.0)
-    program.tuner = PayoffTuner(replace(SETTINGS, first_wait=10, most_wait=160),
-                                clock=lambda: program.now, cpu_clock=lambda: program.now)
+    program = Program(fused=1.2, unfused=1.0,
+                      settings=replace(SETTINGS, first_wait=10, most_wait=160))
     ways = program.run(800)
     # A round measures the way chosen, then probes the other: fused runs are the probes.
     probes = [i for i in range(1, len(ways)) if ways[i] and not ways[i - 1]]
@@ -83,9 +83,8 @@ def test_rounds_repeat_ever_more_rarely_up_to_a_bound() -> None:
 
 
 def test_a_program_that_moves_on_to_other_sizes_is_measured_again() -> None:
-    program = Program(fused=1.2, unfused=1.0)
-    program.tuner = PayoffTuner(replace(SETTINGS, first_wait=100), clock=lambda: program.now,
-                                cpu_clock=lambda: program.now)  # (not the end of a wait)
+    # (A wait longer than the test: only the change can start a round.)
+    program = Program(fused=1.2, unfused=1.0, settings=replace(SETTINGS, first_wait=100))
     program.run(30)
     assert not program.tuner.fusing
     program.fused, program.unfused = 1.0, 10.0  # larger arrays: fusion pays many times over
@@ -133,8 +132,9 @@ class StandingAside(Program):
     SEEN_ASIDE = 2
 
     def __init__(self, fused: float, unfused: float,
-                 stands_aside: Callable[[PayoffTuner], bool]) -> None:
-        super().__init__(fused, unfused)
+                 stands_aside: Callable[[PayoffTuner], bool],
+                 settings: TunerSettings = SETTINGS) -> None:
+        super().__init__(fused, unfused, settings=settings)
         self.stands_aside = stands_aside
 
     def run(self, reads: int) -> list[bool]:
@@ -164,9 +164,9 @@ def test_standing_aside_unfused_is_not_taken_for_a_program_that_moved_on() -> No
 
 
 def test_a_program_standing_aside_that_moves_on_is_measured_again() -> None:
-    program = StandingAside(fused=1.2, unfused=1.0, stands_aside=aside_while_unfused)
-    program.tuner = PayoffTuner(replace(SETTINGS, first_wait=100), clock=lambda: program.now,
-                                cpu_clock=lambda: program.now)  # (not the end of a wait)
+    # (A wait longer than the test: only the change can start a round.)
+    program = StandingAside(fused=1.2, unfused=1.0, stands_aside=aside_while_unfused,
+                            settings=replace(SETTINGS, first_wait=100))
     program.run(24)
     assert not program.tuner.fusing and program.tuner.settled
     program.fused, program.unfused = 1.0, 10.0  # larger arrays: fusion pays many times over

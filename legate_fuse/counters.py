@@ -34,6 +34,9 @@ class Stats:
     # the fused launches whose kernels ran in parts on them.
     kernel_threads: int = 1
     split_kernel_runs: int = 0
+    # Fused launches whose kernel ran on each part of a row call's rows as it was computed
+    # (KernelThreads::run_rows_and_resume).
+    pipelined_row_calls: int = 0
     # Random draws of fused tasks made in parts on those threads (tasks/draw_in_parts.h).
     split_draw_runs: int = 0
     # Tasks of call sites whose tasks are not lifted, built at once (capture/call_sites.py).
@@ -79,6 +82,7 @@ class Stats:
             "kernels_compiling": self.kernels_compiling,
             "kernel_threads": self.kernel_threads,
             "split_kernel_runs": self.split_kernel_runs,
+            "pipelined_row_calls": self.pipelined_row_calls,
             "split_draw_runs": self.split_draw_runs,
             "tasks_built_at_once": self.tasks_built_at_once,
             "payoff_rounds": self.payoff_rounds,
@@ -100,6 +104,7 @@ def full_report(stats: Stats, mode: Any) -> dict[str, Any]:
     from legate_fuse.lift import task_name_of
 
     stats.split_kernel_runs = _tasks.split_kernel_runs()
+    stats.pipelined_row_calls = _tasks.pipelined_row_calls()
     stats.split_draw_runs = _tasks.split_draw_runs()
     return {"mode": mode.mode.value, **stats.as_dict(),
             "mode_seconds": mode.seconds_by_mode(), "mode_reasons": mode.reasons(),

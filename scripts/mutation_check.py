@@ -1261,6 +1261,30 @@ MUTATIONS: tuple[Mutation, ...] = (
         "a floating-point reduction into a value is never summed in parts: its order would "
         "show"),
     Mutation(
+        "resumed-kernels-carry-their-accumulators", "src/cpp/codegen/c_renderer.cc",
+        "      if (resume) {\n        out << \"  \" << c_type_of(dtype)",
+        "      if (false) {\n        out << \"  \" << c_type_of(dtype)",
+        ("tests/unit/test_kernel_parts.py::test_parts_resumed_in_order_give_the_one_pass_bits",
+         ROW_CALLS + "::test_a_product_in_parts_on_the_kernel_threads"),
+        "a kernel resumed on parts of its rows starts each from the accumulators the last one "
+        "ended with: the bits of its one pass"),
+    Mutation(
+        "kernels-resume-on-row-call-parts", "src/cpp/tasks/fused_task.cc",
+        "resumes_on_call_rows(context, layout, block, call) ? &call : nullptr;",
+        "nullptr;",
+        (ROW_CALLS + "::test_a_product_in_parts_on_the_kernel_threads",),
+        "a fused kernel after a row call in parts folds each part's rows as soon as they are "
+        "computed"),
+    Mutation(
+        "resumed-part-after-its-rows", "src/cpp/runtime/kernel_threads.cc",
+        "    row_part(part);\n    resume_part(job, part, partial.data(), arrays, extents, "
+        "scalars);\n",
+        "    resume_part(job, part, partial.data(), arrays, extents, scalars);\n"
+        "    row_part(part);\n",
+        (ROW_CALLS + "::test_a_product_in_parts_on_the_kernel_threads",),
+        "on one thread, the kernel resumes on a row call's part only once its rows are "
+        "computed"),
+    Mutation(
         "loops-stand-aside-while-kernels-compile", "legate_fuse/session.py",
         "            self.step_aside.begin_while_compiling(self.runner.fuser().compiling)\n",
         "            pass\n",

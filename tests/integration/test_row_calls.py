@@ -177,18 +177,22 @@ def test_a_product_built_otherwise_runs_as_built(always_fuse: Any,
     assert ops.count(PRODUCT) == 1, ops
 
 
-def test_a_product_in_parts_on_the_kernel_threads(always_fuse: Any,
-                                                  plans: list[PlanSummary]) -> None:
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_product_in_parts_on_the_kernel_threads(always_fuse: Any, plans: list[PlanSummary],
+                                                  threads: int) -> None:
     """Over more rows than a part holds (32,768), the routine computes its rows in parts on
-    the fused task's threads: each row alone, the same bits as the library's task."""
+    the fused task's threads: each row alone, the same bits as the library's task. The
+    kernel's dot product folds each part's rows as soon as they are computed, in order (on
+    one thread, right after each part): the bits of folding them after the whole product."""
     import legate_fuse._tasks as tasks
 
     rows = 200_003
     reference = sp.diags([-1.0, 2.5, -1.0, 0.5], [-1, 0, 1, 7], shape=(rows, rows))
     rng = numpy.random.default_rng(16)
     x_host, b_host = rng.normal(size=rows), rng.normal(size=rows)
-    threads = tasks.kernel_threads()
-    tasks.set_kernel_threads(2)
+    default = tasks.kernel_threads()
+    tasks.set_kernel_threads(threads)
+    pipelined = tasks.pipelined_row_calls()
     try:
         def program() -> list[Any]:
             matrix, x, b = csr(reference, "float64"), np.array(x_host), np.array(b_host)
@@ -197,5 +201,6 @@ def test_a_product_in_parts_on_the_kernel_threads(always_fuse: Any,
 
         run_both(program)
     finally:
-        tasks.set_kernel_threads(threads)
+        tasks.set_kernel_threads(default)
     assert groups_with(plans, PRODUCT)
+    assert tasks.pipelined_row_calls() > pipelined

@@ -31,8 +31,11 @@ void legate_fuse_kernel_stage(int32_t ndim, const int64_t* extents,
                               void* operands);
 void legate_fuse_kernel_fold(const void* operands, int64_t count, void* partial);
 void legate_fuse_kernel_start(void* partial);
+void legate_fuse_kernel_resume(int32_t ndim, const int64_t* extents,
+                               const legate_fuse_array* arrays, const void* scalars,
+                               void* partial);
 """)
-ROWS, MOVES_CORNER, PARTIALS, ORDERED = 1, 2, 4, 8
+ROWS, MOVES_CORNER, PARTIALS, ORDERED, RESUMES = 1, 2, 4, 8, 16
 
 ELEMENT_WISE = KernelSpec(
     args=((IN, "float64", False), (OUT, "float64", False)), scalar_types=(),
@@ -49,6 +52,13 @@ def two_values(dtype: str) -> KernelSpec:
 
 
 INTEGER_VALUES, FLOAT_VALUES = two_values("int64"), two_values("float64")
+# CG's residual: r = b - y stored, and r @ r, each product folded by a fused multiply-add.
+RESIDUAL_AND_ITS_DOT = KernelSpec(
+    args=((IN, "float64", False), (IN, "float64", False), (OUT, "float64", False),
+          (RED, "float64", True)),
+    scalar_types=(), nodes=(("BINARY_OP.SUBTRACT", "float64", ((ARG, 1), (ARG, 0))),
+                            ("BINARY_OP.MULTIPLY", "float64", ((REGISTER, 0), (REGISTER, 0)))),
+    stores=((2, 0),), reductions=((3, "SUM_PRODUCT", (REGISTER, 1), NO_OPERAND),))
 # A sum of x into a value beside an element-wise result.
 FLOAT_SUM_AND_STORE = KernelSpec(
     args=((IN, "float64", False), (OUT, "float64", False), (RED, "float64", True)),
@@ -103,18 +113,21 @@ def split_flags(source: str) -> str | None:
     (INTEGER_VALUES, "LEGATE_FUSE_SPLIT_ROWS | LEGATE_FUSE_SPLIT_PARTIALS"),
     (ARANGE, "LEGATE_FUSE_SPLIT_ROWS | LEGATE_FUSE_SPLIT_MOVES_CORNER"),
     (ALONG_AN_AXIS, None),
-    (FLOAT_VALUES, None),
+    (FLOAT_VALUES, "LEGATE_FUSE_SPLIT_RESUMES"),
+    (RESIDUAL_AND_ITS_DOT, "LEGATE_FUSE_SPLIT_RESUMES"),
     (FLOAT_SUM_AND_STORE, "LEGATE_FUSE_SPLIT_ROWS | LEGATE_FUSE_SPLIT_ORDERED"),
     (MASKED_SUM_OF_A_CALL, "LEGATE_FUSE_SPLIT_ROWS | LEGATE_FUSE_SPLIT_ORDERED"),
 ], ids=["element-wise", "integer reductions into values", "arange", "along an axis",
-        "floating-point reductions into values", "a floating-point sum beside a call",
+        "floating-point reductions into values", "a dot product beside a result",
+        "a floating-point sum beside a call",
         "a masked floating-point sum"])
 def test_which_kernels_split_and_how(spec: KernelSpec, flags: str | None) -> None:
     """An axis reduction folds rows into shared elements: parts at once would race. A
     floating-point reduction into a value folds element after element, as cuPyNumeric's task
     does (in parts, its sum would round otherwise): its parts run as stages whose operands are
     folded in order, where the kernel calls a C library function (the stage's work then
-    outweighs the fold's; a masked one with its masks); otherwise in one pass."""
+    outweighs the fold's; a masked one with its masks); otherwise in one pass, which may be
+    resumed on its rows' parts one after another, in order."""
     assert split_flags(spec.render_c()) == flags
 
 
@@ -226,6 +239,60 @@ def test_stages_folded_in_order_give_the_one_pass_bits(compiler: KernelCompiler,
         assert float(whole[3]) == 0.5 + folded_in_order(operands)
         thirds = numpy.array_split(numpy.array(operands), 3)
         assert float(whole[3]) != 0.5 + sum(folded_in_order(t.tolist()) for t in thirds)
+
+
+@pytest.mark.parametrize(("spec", "shape"), [
+    (RESIDUAL_AND_ITS_DOT, (20_000,)),
+    (FLOAT_VALUES, (9_000,)),
+], ids=["a residual and its dot product", "a sum and a max"])
+def test_parts_resumed_in_order_give_the_one_pass_bits(compiler: KernelCompiler,
+                                                       spec: KernelSpec,
+                                                       shape: tuple[int, ...]) -> None:
+    """The resumed form on parts of the block, in order, from the identities `start` writes,
+    its accumulators carried from each part to the next, then combined: the bits of the
+    kernel's one pass, element-wise results and reductions alike. Each part's own value from
+    the identities, combined, would round otherwise."""
+    path = str(compiler.build(spec.render_c()))
+    assert ctypes.c_int32.in_dll(ctypes.CDLL(path), "legate_fuse_kernel_split").value == RESUMES
+    library = ffi.dlopen(path)
+    rng = numpy.random.default_rng(5)
+    inputs = [rng.uniform(-1.0, 1.0, shape) + numpy.linspace(-3, 6, shape[0])
+              for _ in range(sum(role == IN for role, _, _ in spec.args))]
+    inputs[0][[7, shape[0] // 2]] = -0.0  # signed zeros among the operands
+    outputs = sum(role == OUT for role, _, _ in spec.args)
+    reductions = sum(role == RED for role, _, _ in spec.args)
+
+    def fresh() -> list[numpy.ndarray]:
+        return [*inputs, *(numpy.zeros(shape) for _ in range(outputs)),
+                *(numpy.array(0.5) for _ in range(reductions))]
+
+    scalars = ffi.new("char[]", 8 * _core.MAX_DIM)
+    whole = fresh()
+    library.legate_fuse_kernel(1, ffi.new("int64_t[]", shape), described(whole), scalars)
+
+    def in_parts(carried: bool) -> list[numpy.ndarray]:
+        arrays = fresh()
+        slots = described(arrays)
+        partial = ffi.new("char[]", 16 * reductions)
+        library.legate_fuse_kernel_start(partial)
+        for start, stop in itertools.pairwise([0, 4096, 4096 * 2, shape[0]]):
+            part = ffi.new("legate_fuse_array[]", len(arrays))
+            ffi.memmove(part, slots, ffi.sizeof("legate_fuse_array") * len(arrays))
+            for k, array in enumerate(arrays):
+                if array.ndim:
+                    part[k].data = slots[k].data + start * array.strides[0]
+            if not carried:
+                library.legate_fuse_kernel_combine(slots, partial)
+                library.legate_fuse_kernel_start(partial)
+            library.legate_fuse_kernel_resume(1, ffi.new("int64_t[]", [stop - start]), part,
+                                              scalars, partial)
+        library.legate_fuse_kernel_combine(slots, partial)
+        return arrays
+
+    for got, want in zip(in_parts(carried=True), whole, strict=True):
+        assert got.tobytes() == want.tobytes()
+    first_sum = len(whole) - reductions
+    assert in_parts(carried=False)[first_sum].tobytes() != whole[first_sum].tobytes()
 
 
 def folded_in_order(values: list[float]) -> float:

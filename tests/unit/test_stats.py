@@ -5,7 +5,7 @@ EXPECTED_KEYS = {
     "bytes_not_allocated", "stores_reused", "arrays_in_shared_memory", "windows_planned",
     "plan_cache_hits",
     "kernel_cache_hits", "compile_seconds", "kernels_compiling", "kernel_threads",
-    "split_kernel_runs", "split_draw_runs", "tasks_built_at_once",
+    "split_kernel_runs", "pipelined_row_calls", "split_draw_runs", "tasks_built_at_once",
     "payoff_rounds", "payoff_rounds_unfused",
     "tasks_unfused_by_payoff", "steps_aside", "copies_attached_read_only", "tasks_reused",
     "flushes",

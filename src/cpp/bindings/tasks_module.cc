@@ -74,6 +74,11 @@ PYBIND11_MODULE(_tasks, m)
   m.def(
       "split_kernel_runs", []() { return legate_fuse::KernelThreads::instance().split_runs(); },
       "Fused CPU kernels run in parts on several threads so far, in this process");
+  m.def(
+      "pipelined_row_calls",
+      []() { return legate_fuse::KernelThreads::instance().pipelined_runs(); },
+      "Fused CPU kernels run on each part of a row call's rows as soon as it was computed so "
+      "far, in this process");
   m.def("draws_in_parts_match_one_call", &legate_fuse::draws_in_parts_match_one_call,
         "Whether random draws made in parts give exactly the numbers and the generator state of "
         "one call of cuPyNumeric's random library here (checked once; only then are they split)");

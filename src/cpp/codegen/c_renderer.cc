@@ -57,11 +57,18 @@ class Renderer {
       write_start_and_fold(out, spec_);
       write_combine(out);
       write_whole_through_stages(out, spec_);
+    } else if (resumes()) {
+      // The loop once, in its resumed form: the whole block is one part, from the
+      // identities.
+      write_function(out, Form::Resume);
+      write_start(out, spec_);
+      write_combine(out);
+      write_whole_as_one_part(out, LEGATE_FUSE_RESUME_SYMBOL);
     } else if (!split_flags().empty() && value_reductions() > 0) {
       // The loop once, in its part form: the whole block is one part, combined.
       write_function(out, Form::Part);
       write_combine(out);
-      write_whole_as_one_part(out);
+      write_whole_as_one_part(out, LEGATE_FUSE_PART_SYMBOL);
     } else {
       write_function(out, Form::Whole);
     }
@@ -70,18 +77,21 @@ class Renderer {
   }
 
  private:
-  // The kernel, its part form, or its stage form (runtime/kernel_abi.h): the same loop, whose
-  // single-value reductions end in the reduction arrays, in the caller's slots, or (the
-  // stage form) as operands stored for a fold after the stage.
-  enum class Form { Whole, Part, Stage };
+  // The kernel, its part form, its resumed form or its stage form (runtime/kernel_abi.h): the
+  // same loop, whose single-value reductions end in the reduction arrays, in the caller's
+  // slots (the resumed form also starts from them), or (the stage form) as operands stored
+  // for a fold after the stage.
+  enum class Form { Whole, Part, Resume, Stage };
   void write_function(std::ostringstream& out, Form form) const
   {
-    const bool partial = form == Form::Part;
+    const bool resume  = form == Form::Resume;
+    const bool partial = form == Form::Part || resume;
     const bool stage   = form == Form::Stage;
     out << "void "
-        << (partial ? LEGATE_FUSE_PART_SYMBOL
-            : stage ? LEGATE_FUSE_STAGE_SYMBOL
-                    : KERNEL_SYMBOL)
+        << (resume    ? LEGATE_FUSE_RESUME_SYMBOL
+            : partial ? LEGATE_FUSE_PART_SYMBOL
+            : stage   ? LEGATE_FUSE_STAGE_SYMBOL
+                      : KERNEL_SYMBOL)
         << "(int32_t ndim, const int64_t* extents, const legate_fuse_array* arrays, "
            "const void* scalars"
         << (partial ? ", void* lf_partial"
@@ -113,13 +123,20 @@ class Renderer {
             << ";\n";
       }
     }
-    for (std::size_t r = 0; r < spec_.reductions.size(); ++r) {
+    for (std::size_t r = 0, slot = 0; r < spec_.reductions.size(); ++r) {
       if (is_array_reduction(spec_, r) || stage) {
         continue;
       }
       const auto& red  = spec_.reductions[r];
       const auto dtype = arg_dtype(red.arg);
-      out << "  " << c_type_of(dtype) << " acc" << r << " = "
+      const auto acc   = "acc" + std::to_string(r);
+      if (resume) {
+        out << "  " << c_type_of(dtype) << " " << acc << ";\n  memcpy(&" << acc
+            << ", (const char*)lf_partial + " << LEGATE_FUSE_PARTIAL_SLOT * slot++ << ", sizeof("
+            << acc << "));\n";
+        continue;
+      }
+      out << "  " << c_type_of(dtype) << " " << acc << " = "
           << require_rendering(reduction_identity(red.op, dtype), red.op + " over " + dtype)
           << ";\n";
     }
@@ -232,15 +249,31 @@ class Renderer {
     out << "}\n";
   }
 
-  // The kernel of a block not split: its part form over the whole block, then the combine.
-  void write_whole_as_one_part(std::ostringstream& out) const
+  // The kernel of a block not split: its part form (`part`: or its resumed form, from the
+  // identities) over the whole block, then the combine.
+  void write_whole_as_one_part(std::ostringstream& out, const char* part) const
   {
+    const bool resume = std::string{part} == LEGATE_FUSE_RESUME_SYMBOL;
     out << "void " << KERNEL_SYMBOL
         << "(int32_t ndim, const int64_t* extents, const legate_fuse_array* arrays, "
            "const void* scalars)\n{\n  char lf_partial["
-        << LEGATE_FUSE_PARTIAL_SLOT * value_reductions() << "];\n  " << LEGATE_FUSE_PART_SYMBOL
+        << LEGATE_FUSE_PARTIAL_SLOT * value_reductions() << "];\n  "
+        << (resume ? std::string{LEGATE_FUSE_START_SYMBOL} + "(lf_partial);\n  " : "") << part
         << "(ndim, extents, arrays, scalars, lf_partial);\n  " << LEGATE_FUSE_COMBINE_SYMBOL
         << "(arrays, lf_partial);\n}\n";
+  }
+
+  // Whether the kernel's rows may run in parts one after another in order, its accumulators
+  // carried from each to the next (LEGATE_FUSE_SPLIT_RESUMES): every reduction is into a
+  // value, and one folds in an order that shows, by arithmetic alone (with a C library call,
+  // its stages split across threads instead: codegen/ordered_fold.h). Its parts then wait for
+  // nothing but the rows they read: a row call's parts may run before each (CG's `p @ (A @ p)`
+  // folds each part of the product's rows as soon as they are computed).
+  [[nodiscard]] bool resumes() const
+  {
+    return !writes_values_once(spec_) && !folds_in_order(spec_) && !uses_argval_nodes(spec_) &&
+           !spec_.reductions.empty() && value_reductions() == spec_.reductions.size() &&
+           !reductions_free_of_order();
   }
 
   [[nodiscard]] std::size_t value_reductions() const
@@ -269,21 +302,24 @@ class Renderer {
   // windows of a run fuse (a group runs unfused while its kernel compiles, and now and then to
   // measure the payoff) and whatever the threads: where the kernel calls the C library, its
   // parts run as stages, their operands folded in order (codegen/ordered_fold.h); otherwise
-  // the kernel runs whole.
+  // the kernel runs whole, or resumed on its rows' parts one after another (`resumes`).
   [[nodiscard]] std::string split_flags() const
   {
     if (writes_values_once(spec_)) {
       return "";
     }
-    const bool ordered = folds_in_order(spec_);
+    const bool ordered             = folds_in_order(spec_);
+    const std::string moves_corner = uses_index(spec_) ? " | LEGATE_FUSE_SPLIT_MOVES_CORNER" : "";
+    if (resumes()) {
+      return std::string{"const int32_t "} + LEGATE_FUSE_SPLIT_SYMBOL +
+             " = LEGATE_FUSE_SPLIT_RESUMES" + moves_corner + ";\n";
+    }
     if (!ordered && (value_reductions() != spec_.reductions.size() || uses_argval_nodes(spec_) ||
                      !reductions_free_of_order())) {
       return "";
     }
     std::string flags = "LEGATE_FUSE_SPLIT_ROWS";
-    if (uses_index(spec_)) {
-      flags += " | LEGATE_FUSE_SPLIT_MOVES_CORNER";
-    }
+    flags += moves_corner;
     if (ordered) {
       flags += " | LEGATE_FUSE_SPLIT_ORDERED";
     } else if (value_reductions() > 0) {

@@ -71,7 +71,7 @@ void write_operand_arrays(std::ostringstream& out, const KernelSpec& spec)
   }
 }
 
-void write_start_and_fold(std::ostringstream& out, const KernelSpec& spec)
+void write_start(std::ostringstream& out, const KernelSpec& spec)
 {
   out << "void " << LEGATE_FUSE_START_SYMBOL << "(void* lf_partial)\n{\n";
   for (std::size_t r = 0; r < spec.reductions.size(); ++r) {
@@ -84,6 +84,11 @@ void write_start_and_fold(std::ostringstream& out, const KernelSpec& spec)
         << ", sizeof(" << acc << "));\n";
   }
   out << "}\n";
+}
+
+void write_start_and_fold(std::ostringstream& out, const KernelSpec& spec)
+{
+  write_start(out, spec);
   out << "void " << LEGATE_FUSE_FOLD_SYMBOL
       << "(const void* lf_operands, int64_t count, void* lf_partial)\n{\n";
   for (std::size_t r = 0; r < spec.reductions.size(); ++r) {

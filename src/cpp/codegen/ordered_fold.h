@@ -17,7 +17,8 @@ namespace legate_fuse::codegen {
 // additions on the caller's thread (about 4 cycles an element), so splitting pays only where
 // the stage's work per element is several times that; a kernel of arithmetic alone, bound by
 // memory, gained nothing from it (CG on a 1-D Laplacian) or lost, its helpers waiting for
-// cores the program's thread wanted (CG on a 1000 x 1000 grid: 0.78x).
+// cores the program's thread wanted (CG on a 1000 x 1000 grid: 0.78x): it runs in one pass,
+// which may be resumed part after part behind a row call's parts (LEGATE_FUSE_SPLIT_RESUMES).
 [[nodiscard]] bool folds_in_order(const KernelSpec& spec);
 
 // The statement of the stage form that stores `value`, the current element's operand of value
@@ -29,6 +30,10 @@ namespace legate_fuse::codegen {
 // The declarations of the stage form's operand arrays, once the part's rows are known
 // (`outer` rows of `inner` elements).
 void write_operand_arrays(std::ostringstream& out, const KernelSpec& spec);
+
+// legate_fuse_kernel_start: each reduction's identity in its slot of a partial (every
+// reduction of the kernel is into a value).
+void write_start(std::ostringstream& out, const KernelSpec& spec);
 
 // legate_fuse_kernel_start and legate_fuse_kernel_fold: the accumulators' identities, and a
 // part's operands folded into them in element order, with the very statements of the kernel's

@@ -67,8 +67,12 @@ void multiply(const legate::PhysicalStore& y, const legate::PhysicalStore& pos,
     product.rows(product.first, product.last);
     return;
   }
-  parts->run_each(parts->context, count, &RowProduct<T, I>::part,
-                  const_cast<RowProduct<T, I>*>(&product));
+  auto* data = const_cast<RowProduct<T, I>*>(&product);
+  if (parts->run_rows != nullptr) {  // part i: the rows kRowsPerPart * i on, from the block's
+    parts->run_rows(parts->context, count, kRowsPerPart, &RowProduct<T, I>::part, data);
+    return;
+  }
+  parts->run_each(parts->context, count, &RowProduct<T, I>::part, data);
 }
 
 template <typename T, typename I>

@@ -65,7 +65,13 @@ typedef void (*legate_fuse_kernel_fn)(int32_t ndim, const int64_t* extents,
  * `legate_fuse_kernel_start` writes each reduction's identity into a `partial` (as above),
  * `legate_fuse_kernel_fold` folds a part's `count` operands into it in element order, part
  * after part in order, and `legate_fuse_kernel_combine` folds it into the reduction arrays:
- * the very operations of the kernel's one pass, so the same bits. */
+ * the very operations of the kernel's one pass, so the same bits. RESUMES (never with ROWS:
+ * its parts may not run at once): the kernel reduces into single values in an order that shows,
+ * by arithmetic alone; `legate_fuse_kernel_resume` is its one pass over a part of its rows,
+ * from the accumulators in `partial` (started by `legate_fuse_kernel_start`, as above) and
+ * back into them, and `legate_fuse_kernel_combine` folds them into the reduction arrays: the
+ * kernel's parts, resumed one after another in order of their rows, give the bits of its one
+ * pass (a row call's parts may then run between them: tasks/fused_task.cc). */
 #define LEGATE_FUSE_SPLIT_SYMBOL "legate_fuse_kernel_split"
 #define LEGATE_FUSE_PART_SYMBOL "legate_fuse_kernel_part"
 #define LEGATE_FUSE_COMBINE_SYMBOL "legate_fuse_kernel_combine"
@@ -74,6 +80,8 @@ typedef void (*legate_fuse_kernel_fn)(int32_t ndim, const int64_t* extents,
 #define LEGATE_FUSE_SPLIT_MOVES_CORNER 2u
 #define LEGATE_FUSE_SPLIT_PARTIALS 4u
 #define LEGATE_FUSE_SPLIT_ORDERED 8u
+#define LEGATE_FUSE_SPLIT_RESUMES 16u
+#define LEGATE_FUSE_RESUME_SYMBOL "legate_fuse_kernel_resume"
 #define LEGATE_FUSE_STAGE_SYMBOL "legate_fuse_kernel_stage"
 #define LEGATE_FUSE_FOLD_SYMBOL "legate_fuse_kernel_fold"
 #define LEGATE_FUSE_START_SYMBOL "legate_fuse_kernel_start"

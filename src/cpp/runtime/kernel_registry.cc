@@ -18,7 +18,8 @@ CpuKernel describe(void* library, legate_fuse_kernel_fn whole)
   kernel.split        = flag == nullptr ? 0U : static_cast<std::uint32_t>(*flag);
   const bool partials = (kernel.split & LEGATE_FUSE_SPLIT_PARTIALS) != 0;
   const bool ordered  = (kernel.split & LEGATE_FUSE_SPLIT_ORDERED) != 0;
-  if (!partials && !ordered) {
+  const bool resumes  = (kernel.split & LEGATE_FUSE_SPLIT_RESUMES) != 0;
+  if (!partials && !ordered && !resumes) {
     return kernel;
   }
   kernel.combine =
@@ -37,6 +38,13 @@ CpuKernel describe(void* library, legate_fuse_kernel_fn whole)
     kernel.start = reinterpret_cast<legate_fuse_start_fn>(dlsym(library, LEGATE_FUSE_START_SYMBOL));
     complete     = complete && kernel.stage != nullptr && kernel.fold != nullptr &&
                    kernel.start != nullptr && !partials;
+  }
+  if (resumes) {
+    kernel.resume =
+        reinterpret_cast<legate_fuse_part_fn>(dlsym(library, LEGATE_FUSE_RESUME_SYMBOL));
+    kernel.start = reinterpret_cast<legate_fuse_start_fn>(dlsym(library, LEGATE_FUSE_START_SYMBOL));
+    complete     = complete && kernel.resume != nullptr && kernel.start != nullptr && !partials &&
+                   !ordered && (kernel.split & LEGATE_FUSE_SPLIT_ROWS) == 0;
   }
   if (!complete) {
     kernel.split = 0;

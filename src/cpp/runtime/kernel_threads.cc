@@ -168,15 +168,72 @@ void KernelThreads::run_ordered(Job& job)
   run_on_helpers(job);
 }
 
-void KernelThreads::stage_part(Job& job, std::int64_t part, std::vector<legate_fuse_array>& arrays,
-                               std::vector<std::int64_t>& extents, std::vector<char>& scalars)
+bool KernelThreads::run_rows_and_resume(const KernelCall& call, std::int64_t parts,
+                                        std::int64_t rows_per_part,
+                                        const std::function<void(std::int64_t)>& row_part)
+{
+  const CpuKernel& kernel = call.kernel;
+  if ((kernel.split & LEGATE_FUSE_SPLIT_RESUMES) == 0 || call.ndim != 1 || parts < 1 ||
+      rows_per_part < 1 || rows_per_part % kElementAlignment != 0 ||
+      (parts - 1) * rows_per_part >= call.extents[0] || parts * rows_per_part < call.extents[0]) {
+    return false;
+  }
+  Job job;
+  job.call    = &call;
+  job.each    = &row_part;
+  job.rows    = call.extents[0];
+  job.parts   = {rows_per_part, parts};
+  job.ordered = true;
+  job.resumes = true;
+  job.staged  = std::make_unique<std::atomic<bool>[]>(static_cast<std::size_t>(parts));
+  pipelined_runs_.fetch_add(1);
+  std::unique_lock<std::mutex> busy{busy_, std::defer_lock};
+  if (parts > 1 && threads_.load() > 1 && busy.try_lock()) {
+    job.threads = threads_.load();
+    job.stages  = kStagesPerThread * job.threads;
+    run_on_helpers(job);
+    return true;
+  }
+  // One thread, or the helpers are another point task's now: each part's rows, then the
+  // kernel on them while they are in cache.
+  std::vector<char> partial(static_cast<std::size_t>(kernel.partial_count) *
+                            LEGATE_FUSE_PARTIAL_SLOT);
+  std::vector<legate_fuse_array> arrays;
+  std::vector<std::int64_t> extents;
+  std::vector<char> scalars;
+  kernel.start(partial.data());
+  for (std::int64_t part = 0; part < parts; ++part) {
+    row_part(part);
+    resume_part(job, part, partial.data(), arrays, extents, scalars);
+  }
+  kernel.combine(call.arrays, partial.data());
+  return true;
+}
+
+void KernelThreads::resume_part(const Job& job, std::int64_t part, char* partial,
+                                std::vector<legate_fuse_array>& arrays,
+                                std::vector<std::int64_t>& extents, std::vector<char>& scalars)
 {
   const KernelCall& call   = *job.call;
   const std::int64_t first = part * job.parts.rows_per_part;
   part_call(call, first, std::min(job.parts.rows_per_part, job.rows - first), arrays, extents,
             scalars);
-  call.kernel.stage(call.ndim, extents.data(), arrays.data(), scalars.data(),
-                    job.operands + job.stage_bytes * static_cast<std::size_t>(part % job.stages));
+  call.kernel.resume(call.ndim, extents.data(), arrays.data(), scalars.data(), partial);
+}
+
+void KernelThreads::stage_part(Job& job, std::int64_t part, std::vector<legate_fuse_array>& arrays,
+                               std::vector<std::int64_t>& extents, std::vector<char>& scalars)
+{
+  if (job.resumes) {
+    (*job.each)(part);  // the row call's part: the rows the kernel resumes on
+  } else {
+    const KernelCall& call   = *job.call;
+    const std::int64_t first = part * job.parts.rows_per_part;
+    part_call(call, first, std::min(job.parts.rows_per_part, job.rows - first), arrays, extents,
+              scalars);
+    call.kernel.stage(call.ndim, extents.data(), arrays.data(), scalars.data(),
+                      job.operands + job.stage_bytes * static_cast<std::size_t>(part % job.stages));
+  }
   job.staged[static_cast<std::size_t>(part)].store(true, std::memory_order_release);
   {
     const std::lock_guard<std::mutex> guard{job.progress};
@@ -219,11 +276,15 @@ void KernelThreads::fold_parts(Job& job)
   };
   while (folded < all) {
     if (job.staged[static_cast<std::size_t>(folded)].load(std::memory_order_acquire)) {
-      const std::int64_t first = folded * job.parts.rows_per_part;
-      const std::int64_t rows  = std::min(job.parts.rows_per_part, job.rows - first);
-      call.kernel.fold(
-          job.operands + job.stage_bytes * static_cast<std::size_t>(folded % job.stages),
-          rows * job.row_volume, partial.data());
+      if (job.resumes) {
+        resume_part(job, folded, partial.data(), arrays, extents, scalars);
+      } else {
+        const std::int64_t first = folded * job.parts.rows_per_part;
+        const std::int64_t rows  = std::min(job.parts.rows_per_part, job.rows - first);
+        call.kernel.fold(
+            job.operands + job.stage_bytes * static_cast<std::size_t>(folded % job.stages),
+            rows * job.row_volume, partial.data());
+      }
       job.folded.store(++folded);
       {
         const std::lock_guard<std::mutex> guard{job.progress};

@@ -69,8 +69,22 @@ class KernelThreads {
   // exception on).
   void run_each(std::int64_t parts, const std::function<void(std::int64_t)>& each);
 
+  // Runs a row call's `parts` parts (`row_part(i)` computes the rows [i * rows_per_part,
+  // (i + 1) * rows_per_part) of `call`'s block, and writes nothing the kernel reads at other
+  // rows) and `call`'s kernel, one with LEGATE_FUSE_SPLIT_RESUMES on a one-dimensional block:
+  // the kernel is resumed on each part's rows, in order, as soon as they are computed. On the
+  // helpers while they are free, which compute the parts ahead while this thread resumes the
+  // kernel (or computes parts itself): the kernel's chain of dependent folds then waits only
+  // for the part it folds, not for the whole product, and reads rows still in cache. Returns
+  // false, having run nothing, where the parts are not whole multiples of kElementAlignment
+  // rows covering the block. The same bits as the parts, then the kernel's one pass.
+  bool run_rows_and_resume(const KernelCall& call, std::int64_t parts, std::int64_t rows_per_part,
+                           const std::function<void(std::int64_t)>& row_part);
+
   // Kernel calls whose parts ran on more than one thread so far (statistics and tests).
   [[nodiscard]] std::uint64_t split_runs() const { return split_runs_.load(); }
+  // Kernel calls resumed on a row call's parts as they were computed (statistics and tests).
+  [[nodiscard]] std::uint64_t pipelined_runs() const { return pipelined_runs_.load(); }
 
   // Parts of at least `elements` elements (kMinPartElements unless a test asks for small
   // parts, to split the small arrays it generates).
@@ -114,6 +128,9 @@ class KernelThreads {
     // and folded by the caller in order (`folded` of them so far); a part is claimed only
     // once its buffer's last part was folded. A row holds `row_volume` elements.
     bool ordered{};
+    // run_rows_and_resume's: each part is a row call's part (`each`) instead of a stage, and
+    // the caller resumes the kernel on its rows instead of folding its operands.
+    bool resumes{};
     std::int64_t row_volume{};
     std::atomic<std::int64_t> next{0};
     std::atomic<std::int64_t> folded{0};
@@ -136,9 +153,14 @@ class KernelThreads {
                          std::vector<std::int64_t>& extents, std::vector<char>& scalars);
   static void stage_parts(Job& job);  // a helper's: stage parts in order of claim
   static void fold_parts(Job& job);   // the caller's: stage parts, and fold them in order
+  // The kernel resumed on `part`'s rows, from `partial`'s accumulators.
+  static void resume_part(const Job& job, std::int64_t part, char* partial,
+                          std::vector<legate_fuse_array>& arrays,
+                          std::vector<std::int64_t>& extents, std::vector<char>& scalars);
 
   std::atomic<int> threads_{1};
   std::atomic<std::uint64_t> split_runs_{0};
+  std::atomic<std::uint64_t> pipelined_runs_{0};
   std::atomic<std::int64_t> min_part_elements_{kMinPartElements};
   std::mutex busy_;             // held by the call whose parts the helpers run
   std::vector<char> operands_;  // the stages' operand buffers, under busy_

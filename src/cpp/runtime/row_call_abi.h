@@ -8,7 +8,11 @@
  * reads them on the calling thread (Legate's accessors belong to the point task's thread),
  * then may run its work in parts through `parts` (null: on the calling thread alone), which
  * hands them to the fused task's threads: each part must depend on its index alone, touch no
- * Legate object, and not throw. The routine may throw before its parts run. */
+ * Legate object, and not throw. The routine may throw before its parts run. A routine whose
+ * part i computes the rows [i * rows_per_part, (i + 1) * rows_per_part) of its result, counted
+ * from the result's first row, and writes nothing else, runs them through `run_rows` where it
+ * is not null: the fused task may then run its kernel on each part's rows as soon as they are
+ * computed, while they are in cache. */
 #ifndef LEGATE_FUSE_ROW_CALL_ABI_H
 #define LEGATE_FUSE_ROW_CALL_ABI_H
 
@@ -24,6 +28,9 @@ typedef struct legate_fuse_row_parts {
    * helpers; returns once every part has run. */
   void (*run_each)(void* context, int64_t count, void (*part)(void* data, int64_t index),
                    void* data);
+  /* As run_each, for parts of `rows_per_part` rows of the result each, in order of index. */
+  void (*run_rows)(void* context, int64_t count, int64_t rows_per_part,
+                   void (*part)(void* data, int64_t index), void* data);
 } legate_fuse_row_parts;
 
 #ifdef __cplusplus

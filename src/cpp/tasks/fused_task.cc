@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -193,22 +194,79 @@ std::vector<char> kernel_scalars(const legate::TaskContext& context, const Block
   return bytes;
 }
 
-// Runs a row call on this point's stores (its result's block is the point's block).
-void make_row_call(legate::TaskContext& context, const RowCallSite& call)
+// The parts a row call hands to the fused task's threads (runtime/row_call_abi.h), and the
+// kernel to resume on each part's rows as they are computed, if any.
+struct RowCallParts {
+  legate_fuse_row_parts abi{};  // its context: this
+  const KernelCall* kernel{};
+  bool kernel_ran{};
+};
+
+void run_each_part(void* context, std::int64_t count, void (*part)(void*, std::int64_t), void* data)
+{
+  (void)context;
+  KernelThreads::instance().run_each(count,
+                                     [part, data](std::int64_t index) { part(data, index); });
+}
+
+void run_row_parts(void* context, std::int64_t count, std::int64_t rows_per_part,
+                   void (*part)(void*, std::int64_t), void* data)
+{
+  auto& parts                                  = *static_cast<RowCallParts*>(context);
+  const std::function<void(std::int64_t)> each = [part, data](std::int64_t index) {
+    part(data, index);
+  };
+  if (parts.kernel != nullptr &&
+      KernelThreads::instance().run_rows_and_resume(*parts.kernel, count, rows_per_part, each)) {
+    parts.kernel_ran = true;
+    return;
+  }
+  KernelThreads::instance().run_each(count, each);
+}
+
+// Runs a row call on this point's stores (its result's block is the point's block), and
+// `kernel` on the rows of each of its parts as they are computed, where the routine computes
+// them in parts of rows; returns whether the kernel ran.
+bool make_row_call(legate::TaskContext& context, const RowCallSite& call, const KernelCall* kernel)
 {
   std::vector<legate::PhysicalStore> stores;
   stores.reserve(call.stores.size());
   for (const auto& slot : call.stores) {
     stores.push_back(slot_store(context, slot));
   }
-  legate_fuse_row_parts parts{};
-  parts.context  = &KernelThreads::instance();
-  parts.run_each = [](void* threads, std::int64_t count, void (*part)(void*, std::int64_t),
-                      void* data) {
-    static_cast<KernelThreads*>(threads)->run_each(
-        count, [part, data](std::int64_t index) { part(data, index); });
-  };
-  row_call(call.name)(stores.data(), stores.size(), &parts);
+  RowCallParts parts;
+  parts.abi.context  = &parts;
+  parts.abi.run_each = &run_each_part;
+  parts.abi.run_rows = &run_row_parts;
+  parts.kernel       = kernel;
+  row_call(call.name)(stores.data(), stores.size(), &parts.abi);
+  return parts.kernel_ran;
+}
+
+// Whether the kernel may run on the rows of the group's one row call's parts as they are
+// computed (KernelThreads::run_rows_and_resume): it resumes on parts of its rows in order, its
+// block is one-dimensional, in the launch's own dimension, and the call's result is read at
+// the block's rows alone: its domain is the block's (the group reads it element by element,
+// through the view the call writes: the analysis' rule 8).
+bool resumes_on_call_rows(legate::TaskContext& context, const Layout& layout, const Block& block,
+                          const KernelCall& call)
+{
+  if (layout.calls.size() != 1 || (call.kernel.split & LEGATE_FUSE_SPLIT_RESUMES) == 0 ||
+      block.ndim != 1 || block.launch_ndim != 1) {
+    return false;
+  }
+  const auto& slots = layout.calls.front().stores;
+  const auto result = std::find_if(slots.begin(), slots.end(),
+                                   [](const Slot& slot) { return slot.source == Source::Output; });
+  if (result == slots.end()) {
+    return false;
+  }
+  const legate::PhysicalStore store = slot_store(context, *result);
+  if (store.dim() != 1) {
+    return false;
+  }
+  const legate::Domain domain = store.domain();
+  return domain.lo()[0] == block.lo[0] && domain.hi()[0] - domain.lo()[0] + 1 == block.extents[0];
 }
 
 }  // namespace
@@ -224,15 +282,18 @@ void FusedTask::cpu_variant(legate::TaskContext context)
     compute_product(context.input(product.first).data(), context.input(product.second).data(),
                     context.output(product.out).data());
   }
-  for (const auto& call : layout.calls) {
-    make_row_call(context, call);
-  }
   const std::string id = kernel_id(context);
   if (id.empty()) {
+    for (const auto& call : layout.calls) {
+      make_row_call(context, call, nullptr);
+    }
     return;  // a task that only draws random numbers
   }
   const Block block = local_block(context, layout);
   if (block.volume == 0) {
+    for (const auto& call : layout.calls) {
+      make_row_call(context, call, nullptr);
+    }
     return;
   }
   const std::vector<char> scalars = kernel_scalars(context, block);
@@ -249,7 +310,14 @@ void FusedTask::cpu_variant(legate::TaskContext context)
   if ((call.kernel.split & LEGATE_FUSE_SPLIT_MOVES_CORNER) != 0 && block.launch_ndim != 1) {
     call.kernel.split = 0;
   }
-  KernelThreads::instance().run(call);
+  const KernelCall* resumed = resumes_on_call_rows(context, layout, block, call) ? &call : nullptr;
+  bool kernel_ran           = false;
+  for (const auto& row_call_site : layout.calls) {
+    kernel_ran = make_row_call(context, row_call_site, resumed) || kernel_ran;
+  }
+  if (!kernel_ran) {
+    KernelThreads::instance().run(call);
+  }
 }
 
 void FusedTaskWithGpu::gpu_variant(legate::TaskContext context)

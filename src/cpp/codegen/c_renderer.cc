@@ -310,13 +310,12 @@ class Renderer {
     }
     const bool ordered             = folds_in_order(spec_);
     const std::string moves_corner = uses_index(spec_) ? " | LEGATE_FUSE_SPLIT_MOVES_CORNER" : "";
-    if (resumes()) {
-      return std::string{"const int32_t "} + LEGATE_FUSE_SPLIT_SYMBOL +
-             " = LEGATE_FUSE_SPLIT_RESUMES" + moves_corner + ";\n";
-    }
     if (!ordered && (value_reductions() != spec_.reductions.size() || uses_argval_nodes(spec_) ||
                      !reductions_free_of_order())) {
-      return "";
+      // Never in parts at once: at most resumed on its rows' parts, one after another.
+      return resumes() ? std::string{"const int32_t "} + LEGATE_FUSE_SPLIT_SYMBOL +
+                             " = LEGATE_FUSE_SPLIT_RESUMES" + moves_corner + ";\n"
+                       : "";
     }
     std::string flags = "LEGATE_FUSE_SPLIT_ROWS";
     flags += moves_corner;

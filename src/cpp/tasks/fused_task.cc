@@ -243,6 +243,17 @@ bool make_row_call(legate::TaskContext& context, const RowCallSite& call, const 
   return parts.kernel_ran;
 }
 
+// Runs the layout's row calls, and `kernel` (if not null) on the rows of their parts as they are
+// computed, where a routine computes them in parts of rows; returns whether the kernel ran.
+bool make_row_calls(legate::TaskContext& context, const Layout& layout, const KernelCall* kernel)
+{
+  bool kernel_ran = false;
+  for (const auto& call : layout.calls) {
+    kernel_ran = make_row_call(context, call, kernel) || kernel_ran;
+  }
+  return kernel_ran;
+}
+
 // Whether the kernel may run on the rows of the group's one row call's parts as they are
 // computed (KernelThreads::run_rows_and_resume): it resumes on parts of its rows in order, its
 // block is one-dimensional, in the launch's own dimension, and the call's result is read at
@@ -284,16 +295,12 @@ void FusedTask::cpu_variant(legate::TaskContext context)
   }
   const std::string id = kernel_id(context);
   if (id.empty()) {
-    for (const auto& call : layout.calls) {
-      make_row_call(context, call, nullptr);
-    }
+    make_row_calls(context, layout, nullptr);
     return;  // a task that only draws random numbers
   }
   const Block block = local_block(context, layout);
   if (block.volume == 0) {
-    for (const auto& call : layout.calls) {
-      make_row_call(context, call, nullptr);
-    }
+    make_row_calls(context, layout, nullptr);
     return;
   }
   const std::vector<char> scalars = kernel_scalars(context, block);
@@ -311,11 +318,7 @@ void FusedTask::cpu_variant(legate::TaskContext context)
     call.kernel.split = 0;
   }
   const KernelCall* resumed = resumes_on_call_rows(context, layout, block, call) ? &call : nullptr;
-  bool kernel_ran           = false;
-  for (const auto& row_call_site : layout.calls) {
-    kernel_ran = make_row_call(context, row_call_site, resumed) || kernel_ran;
-  }
-  if (!kernel_ran) {
+  if (!make_row_calls(context, layout, resumed)) {
     KernelThreads::instance().run(call);
   }
 }

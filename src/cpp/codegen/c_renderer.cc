@@ -63,12 +63,12 @@ class Renderer {
       write_function(out, Form::Resume);
       write_start(out, spec_);
       write_combine(out);
-      write_whole_as_one_part(out, LEGATE_FUSE_RESUME_SYMBOL);
+      write_whole_as_one_part(out, Form::Resume);
     } else if (!split_flags().empty() && value_reductions() > 0) {
       // The loop once, in its part form: the whole block is one part, combined.
       write_function(out, Form::Part);
       write_combine(out);
-      write_whole_as_one_part(out, LEGATE_FUSE_PART_SYMBOL);
+      write_whole_as_one_part(out, Form::Part);
     } else {
       write_function(out, Form::Whole);
     }
@@ -249,11 +249,12 @@ class Renderer {
     out << "}\n";
   }
 
-  // The kernel of a block not split: its part form (`part`: or its resumed form, from the
-  // identities) over the whole block, then the combine.
-  void write_whole_as_one_part(std::ostringstream& out, const char* part) const
+  // The kernel of a block not split: its part form (or its resumed form, from the identities)
+  // over the whole block, then the combine.
+  void write_whole_as_one_part(std::ostringstream& out, Form form) const
   {
-    const bool resume = std::string{part} == LEGATE_FUSE_RESUME_SYMBOL;
+    const bool resume = form == Form::Resume;
+    const char* part  = resume ? LEGATE_FUSE_RESUME_SYMBOL : LEGATE_FUSE_PART_SYMBOL;
     out << "void " << KERNEL_SYMBOL
         << "(int32_t ndim, const int64_t* extents, const legate_fuse_array* arrays, "
            "const void* scalars)\n{\n  char lf_partial["

@@ -68,7 +68,7 @@ void multiply(const legate::PhysicalStore& y, const legate::PhysicalStore& pos,
     return;
   }
   auto* data = const_cast<RowProduct<T, I>*>(&product);
-  if (parts->run_rows != nullptr) {  // part i: the rows kRowsPerPart * i on, from the block's
+  if (parts->run_rows != nullptr) {  // part i: the block's rows from the (i * kRowsPerPart)-th
     parts->run_rows(parts->context, count, kRowsPerPart, &RowProduct<T, I>::part, data);
     return;
   }

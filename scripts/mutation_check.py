@@ -1251,6 +1251,13 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/integration/test_kernel_threads.py::test_results_do_not_depend_on_the_threads",),
         "a kernel helper runs on any core of the process, not on its Legate worker's"),
     Mutation(
+        "kernel-helpers-in-the-program-class", "src/cpp/runtime/kernel_threads.cc",
+        "  unpin();\n",
+        "  unpin();\n  sched_param idle{};\n"
+        "  pthread_setschedparam(pthread_self(), SCHED_IDLE, &idle);\n",
+        ("tests/integration/test_kernel_threads.py::test_results_do_not_depend_on_the_threads",),
+        "a kernel helper stays in its program's scheduling class (the worker waits for it)"),
+    Mutation(
         "float-reductions-never-in-partials", "src/cpp/codegen/c_renderer.cc",
         "    if (!ordered && (value_reductions() != spec_.reductions.size() || "
         "uses_argval_nodes(spec_) ||\n"

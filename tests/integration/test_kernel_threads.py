@@ -30,14 +30,16 @@ for _ in range(2):
     counted = np.arange(n, dtype=np.float64) * 0.25 + x
     inner = grid[1:-1, 1:-1] * 0.5 + grid[:-2, 1:-1] - grid[2:, 1:-1]
 main = [ln for ln in open("/proc/self/status") if ln.startswith("Cpus_allowed_list")]
-helpers = []
+helpers, classes = [], []
 for task in os.listdir("/proc/self/task"):
     if open(f"/proc/self/task/{task}/comm").read().strip() == "lf-kernel":
         helpers += [ln for ln in open(f"/proc/self/task/{task}/status")
                     if ln.startswith("Cpus_allowed_list")]
+        classes.append(os.sched_getscheduler(int(task)))
 print("RESULT " + json.dumps({
     "arrays": [numpy.asarray(a).tobytes().hex() for a in (y, counted, inner)],
     "total": total.hex(), "masked": masked.hex(), "main": main, "helpers": helpers,
+    "helper_classes": classes, "main_class": os.sched_getscheduler(0),
     "stats": legate_fuse.stats()}))
 """.replace("import json,", "import os, json,")
 ONE_CPU = "--cpus 1 --utility 1 --sysmem 4000 --logging gpu=none"
@@ -100,6 +102,10 @@ def test_results_do_not_depend_on_the_threads(threads: str, fusion_off: dict[str
         # A helper runs on any of the process's cores, not on the core of the Legate worker
         # that started it.
         assert on["helpers"] and all(h == on["main"][0] for h in on["helpers"])
+        # In the program's own scheduling class: the worker waits for the parts a helper took,
+        # so a helper in a lower one would stall the task whenever other processes want the
+        # cores.
+        assert on["helper_classes"] == [on["main_class"]] * len(on["helpers"])
 
 
 def test_with_a_worker_per_core_no_kernel_splits(tmp_path: Path) -> None:

@@ -25,6 +25,9 @@ from legate_fuse.lift.base import READ_CALL, WRITE_CALL, LiftedArg, LiftedTask, 
 from legate_fuse.lift.row_calls import RowCall
 
 data_interface_builds_tasks = True
+# Every task of the library is created, given its arguments and submitted within one function
+# of _library.py.
+tasks_built_in_one_call = ("legate_csr",)
 
 _NAMES = {_tasks.SPMV_TASK_ID: "SPMV", _tasks.SPMV_TRANSPOSE_TASK_ID: "SPMV_TRANSPOSE",
           _tasks.DIAGONAL_TASK_ID: "DIAGONAL"}

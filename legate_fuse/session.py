@@ -230,7 +230,7 @@ class Session:
         pending.install_constraint_functions(core)
         scopes.install(core, self.flush)
         proxy, cupynumeric_proxy = install_runtime_proxies(core, runtime, self, lazy_task_ids)
-        self.step_aside.attach(cupynumeric_proxy, runtime.create_auto_task)
+        self.step_aside.attach(cupynumeric_proxy, runtime)
         self.runtime_proxy = proxy
         # Registered after legate.core's own exit handler, so it runs before the runtime stops.
         atexit.register(self.at_exit)

@@ -1251,6 +1251,20 @@ MUTATIONS: tuple[Mutation, ...] = (
         ("tests/integration/test_kernel_threads.py::test_results_do_not_depend_on_the_threads",),
         "a kernel helper runs on any core of the process, not on its Legate worker's"),
     Mutation(
+        "csr-tasks-built-in-one-call", "legate_csr/fusion.py",
+        'tasks_built_in_one_call = ("legate_csr",)\n', "",
+        ("tests/integration/test_step_aside.py::"
+         "test_a_library_whose_lifting_says_so_gets_legates_own_tasks_while_aside",),
+        "a library whose lifting says it builds each task in one call gets Legate's own tasks "
+        "while the plugin stands aside"),
+    Mutation(
+        "aside-stores-are-legates-own", "legate_fuse/mode/step_aside.py",
+        '_LEGATES_OWN = ("create_auto_task", "create_store")\n',
+        '_LEGATES_OWN = ("create_auto_task",)\n',
+        ("tests/unit/test_step_aside.py::"
+         "test_stepping_aside_hands_legates_own_tasks_until_enough_arrays",),
+        "while the plugin stands aside, stores are created by Legate without the plugin"),
+    Mutation(
         "kernel-helpers-in-the-program-class", "src/cpp/runtime/kernel_threads.cc",
         "  unpin();\n",
         "  unpin();\n  sched_param idle{};\n"

@@ -6,10 +6,12 @@ plugin does not see it submitted (Legate's AutoTask is a Cython class: its `exec
 intercepted), and may hold tasks again only once no such task can still be submitted: one
 submitted later would run before held tasks the program submitted earlier.
 
-So a task goes out without a proxy only to a module known to build each task and submit it
+So a task goes out without a proxy only to a package known to build each task and submit it
 within one function call, with the task in a local variable of that function, never returned
-or stored elsewhere, and not in a generator (`BUILT_IN_ONE_CALL`: checked against cuPyNumeric
-26.06's sources, where all 75 functions that create a task do so, none a generator). Such a task
+or stored elsewhere, and not in a generator: cuPyNumeric (checked against cuPyNumeric 26.06's
+sources, where all 75 functions that create a task do so, none a generator), and the packages a
+library's lifting names in `tasks_built_in_one_call` (lift/protocol.py), from the time its
+lifting is loaded (at the library's first task: its first calls get the proxy). Such a task
 can only still be unsubmitted while the function that received it runs: `DirectTasks`
 remembers those functions' frames, and holding resumes at a read only when none of them is
 running on any thread (found by walking the threads' stacks). Anyone else gets the proxy.
@@ -28,17 +30,29 @@ from __future__ import annotations
 import sys
 from types import FrameType
 
-# Modules (and their submodules) that create each task, submit it and drop it within one call.
-BUILT_IN_ONE_CALL = ("cupynumeric",)
+# Top-level packages whose code creates each task, submits it and drops it within one call:
+# cuPyNumeric's, known before its lifting is loaded (cuPyNumeric takes its runtime object once,
+# while it imports), and those liftings declare (`note_built_in_one_call`).
+BUILT_IN_ONE_CALL = {"cupynumeric"}
 # Frames remembered before those no longer running are dropped (a program that builds tasks
 # at once for a long time, holding none).
 _PRUNE_AT = 256
 
 
 def builds_in_one_call(frame: FrameType | None) -> bool:
-    """Whether the function running in `frame` belongs to a module of BUILT_IN_ONE_CALL."""
+    """Whether the function running in `frame` belongs to a package of BUILT_IN_ONE_CALL."""
     module = frame.f_globals.get("__name__", "") if frame is not None else ""
     return isinstance(module, str) and module.partition(".")[0] in BUILT_IN_ONE_CALL
+
+
+def note_built_in_one_call(packages: object) -> None:
+    """A lifting declares that the code of `packages` (top-level package names) builds each of
+    its library's tasks within one call; anything but a tuple or list of names is an error."""
+    if not isinstance(packages, tuple | list) or not all(
+            isinstance(name, str) and name and "." not in name for name in packages):
+        raise TypeError("tasks_built_in_one_call must be a tuple of top-level package names, "
+                        f"not {packages!r}")
+    BUILT_IN_ONE_CALL.update(packages)
 
 
 class DirectTasks:

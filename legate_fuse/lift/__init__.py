@@ -11,9 +11,10 @@ fuses across it.
 from __future__ import annotations
 
 import importlib
+import logging
 from typing import Any
 
-from legate_fuse.capture import compat
+from legate_fuse.capture import compat, direct_tasks
 from legate_fuse.capture.task_record import TaskRecord
 from legate_fuse.lift import row_calls
 from legate_fuse.lift.base import READ, REDUCE, WRITE, LiftedArg, LiftedTask
@@ -26,6 +27,8 @@ __all__ = ["ENTRY_POINT_GROUP", "READ", "REDUCE", "WRITE", "LiftedArg", "LiftedT
            "runtime_scalar", "task_name", "task_name_of"]
 
 ENTRY_POINT_GROUP = "legate_fuse.liftings"
+
+logger = logging.getLogger("legate_fuse")
 
 # Legate library name -> its lifting, or where to import it from ("module" or
 # "module:attribute"): imported when a task of the library is first lifted, since a lifting
@@ -46,9 +49,10 @@ def register(library_name: str, lifting: Lifting | str) -> None:
         missing = [name for name in Lifting.METHODS if not callable(getattr(lifting, name, None))]
         if missing:
             raise TypeError(f"the lifting of {library_name!r} lacks {', '.join(missing)}")
-    _LIFTINGS[library_name] = lifting
     if not isinstance(lifting, str):
+        direct_tasks.note_built_in_one_call(getattr(lifting, "tasks_built_in_one_call", ()))
         row_calls.note_lifting(lifting)
+    _LIFTINGS[library_name] = lifting
     # What an earlier lifting of the library made of its tasks is forgotten, here and by
     # whoever kept it (the streams encoded: plan/replay.py).
     _LIFTED.clear()
@@ -82,6 +86,10 @@ def library_lifting(library_name: str) -> Lifting | None:
         module_name, _, attribute = lifting.partition(":")
         module: Any = importlib.import_module(module_name)
         lifting = _LIFTINGS[library_name] = getattr(module, attribute) if attribute else module
+        try:
+            direct_tasks.note_built_in_one_call(getattr(lifting, "tasks_built_in_one_call", ()))
+        except TypeError as error:  # its tasks then get the plugin's proxy, as any library's
+            logger.warning("the lifting of %r: %s", library_name, error)
         row_calls.note_lifting(lifting)
     return lifting
 

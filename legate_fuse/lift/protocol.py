@@ -16,6 +16,14 @@ which a fused task runs on each block before its kernel (lift/row_calls.py).
 A lifting may also set `data_interface_builds_tasks = True`: the code of its package reads
 cuPyNumeric arrays' `__legate_data_interface__` only to build tasks with their stores, never to
 read their values. Such a read then does not flush the window (any other code's does).
+
+A lifting may also set `tasks_built_in_one_call = ("package", ...)`: the top-level packages
+whose code creates each of the library's tasks, adds its arguments and submits it within one
+function call, the task held only in a local variable of that function (never returned, stored
+elsewhere or built in a generator). While the plugin stands aside (fusion does not pay, or
+nothing fused for a while), tasks created from that code are then Legate's own, without the
+plugin's proxy, as cuPyNumeric's are: the plugin's work on them is saved. Declared wrongly, a
+task submitted after the plugin came back could run before tasks it holds.
 """
 
 from __future__ import annotations

@@ -6,10 +6,11 @@ work on each task for nothing: a proxy stands for the task so that it runs after
 (call_sites.py). After `after` tasks built at once with no fused launch meanwhile (tasks
 recorded and run unfused are not counted), the plugin steps aside: the runtime object
 cuPyNumeric was given (a RuntimeProxy of its own, see Session.install_runtime_proxy) creates
-Legate's own tasks, which cuPyNumeric submits without the plugin seeing them. Nothing is held
-meanwhile: a task recorded earlier and submitted now runs at once. Any other caller of the
-runtime goes through the plugin throughout: only cuPyNumeric is known to submit each task
-within the call that created it (direct_tasks.BUILT_IN_ONE_CALL).
+Legate's own tasks and stores, which cuPyNumeric uses without the plugin seeing them. Nothing is
+held meanwhile: a task recorded earlier and submitted now runs at once. Any other caller of the
+runtime goes through the plugin throughout: only cuPyNumeric, and the libraries whose lifting
+says so, are known to submit each task within the call that created it
+(direct_tasks.BUILT_IN_ONE_CALL).
 
 The plugin comes back once `COME_BACK_FACTOR * after` more arrays have been created (the
 liveness tracker counts them: an array is created for nearly every operation's result) or a
@@ -62,6 +63,8 @@ COME_BACK_FACTOR = 8
 MOST_COME_BACK_FACTOR = 64
 # Arrays created, while aside for kernels compiling, between two looks at the builders.
 COMPILE_CHECK_ARRAYS = 64
+# The runtime's methods that are Legate's own while the plugin stands aside.
+_LEGATES_OWN = ("create_auto_task", "create_store")
 
 
 class ArrayCounter(Protocol):
@@ -85,17 +88,18 @@ class StepAside:
         self.direct_tasks = direct_tasks
         self.arrays = arrays
         self.payoff = payoff  # starts its phase again at each change, if measuring
-        # The runtime object given to cuPyNumeric, and Legate's own create_auto_task.
+        # The runtime object given to cuPyNumeric (and to the libraries that build their tasks
+        # as it does: direct_tasks.py), and Legate's own.
         self._proxy: Any = None
-        self._legate_create_auto_task: Any = None
+        self._legate: Any = None
 
     @property
     def aside(self) -> bool:
         return self.mode.mode is Mode.ASIDE
 
-    def attach(self, cupynumeric_runtime: Any, legate_create_auto_task: Any) -> None:
+    def attach(self, cupynumeric_runtime: Any, legate_runtime: Any) -> None:
         self._proxy = cupynumeric_runtime
-        self._legate_create_auto_task = legate_create_auto_task
+        self._legate = legate_runtime
 
     def run_ended(self) -> None:
         """The run of tasks built at once reached `after`: steps aside, unless a fused task
@@ -126,8 +130,11 @@ class StepAside:
         if not self.mode.fire("step_aside", reason):  # e.g. disabled: nothing to step out of
             return False
         # An instance attribute is found before the class's method: cuPyNumeric's next calls
-        # go to Legate without a Python frame of the plugin's.
-        self._proxy.create_auto_task = self._legate_create_auto_task
+        # go to Legate without a Python frame of the plugin's. Its stores too: nothing is held
+        # (the window notes a new store only while it holds tasks, as untouched by them), and
+        # no store is recycled.
+        for name in _LEGATES_OWN:
+            setattr(self._proxy, name, getattr(self._legate, name))
         self.stats.steps_aside += 1
         self._restart_payoff_phase()
         return True
@@ -190,7 +197,8 @@ class StepAside:
         none at all if fusion does not pay (`unfused`: mode UNFUSED)."""
         if not self.aside:
             return
-        vars(self._proxy).pop("create_auto_task", None)
+        for name in _LEGATES_OWN:
+            vars(self._proxy).pop(name, None)
         self.direct_tasks.handed_to_every_running()
         self._for_payoff = False
         self._compiling = None

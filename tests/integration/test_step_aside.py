@@ -132,3 +132,25 @@ def test_no_task_is_held_while_cupynumeric_may_still_build_one_of_legates(
     b = a * 3.0  # the function has returned: tasks are held again
     assert len(stepping.window) == 1
     numpy.testing.assert_array_equal(numpy.asarray(b), (numpy.arange(10.0) + 1.0) * 3)
+
+
+def test_a_library_whose_lifting_says_so_gets_legates_own_tasks_while_aside(
+        stepping: Session) -> None:
+    # legate_csr's lifting declares that its package builds each task within one call
+    # (`tasks_built_in_one_call`): aside, its products go to Legate unseen, as cuPyNumeric's
+    # tasks do; without the declaration, each would pass through the plugin's proxy.
+    import scipy.sparse
+
+    import legate_csr
+
+    matrix = scipy.sparse.random(60, 60, density=0.2, format="csr", random_state=3)
+    product = legate_csr.csr_array(matrix)
+    x = numpy.linspace(-1.0, 1.0, 60)
+    numpy.asarray(product @ num.array(x))  # the library's first task loads its lifting
+    stepping.step_aside.begin()
+    seen = stepping.stats.tasks_seen
+    for _ in range(3):
+        y = product @ num.array(x)
+    numpy.testing.assert_allclose(numpy.asarray(y), matrix @ x, rtol=1e-12)
+    assert stepping.step_aside.aside
+    assert stepping.stats.tasks_seen == seen

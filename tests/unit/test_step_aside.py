@@ -21,6 +21,17 @@ class Runtime:
     def create_auto_task(self, library: Any, task_id: int) -> str:
         return "through the plugin"
 
+    def create_store(self, *args: Any) -> str:
+        return "through the plugin"
+
+
+class Legate:
+    def create_auto_task(self, library: Any, task_id: int) -> str:
+        return "Legate's own"
+
+    def create_store(self, *args: Any) -> str:
+        return "Legate's own"
+
 
 class Arrays:
     def __init__(self) -> None:
@@ -35,7 +46,7 @@ def stepping(after: int = 4) -> tuple[StepAside, Runtime, Arrays]:
     mode = ModeMachine()
     mode.fire("hooks_ready")
     aside = StepAside(after, Stats(), DirectTasks(), arrays, None, mode)
-    aside.attach(runtime, lambda library, task_id: "Legate's own")
+    aside.attach(runtime, Legate())
     return aside, runtime, arrays
 
 
@@ -44,11 +55,13 @@ def test_stepping_aside_hands_legates_own_tasks_until_enough_arrays() -> None:
     aside.run_ended()
     assert aside.aside and aside.stats.steps_aside == 1
     assert runtime.create_auto_task(None, 0) == "Legate's own"
+    assert runtime.create_store() == "Legate's own"
     [(count, callback)] = arrays.calls
     assert count == COME_BACK_FACTOR * 4
     callback()
     assert not aside.aside
     assert runtime.create_auto_task(None, 0) == "through the plugin"
+    assert runtime.create_store() == "through the plugin"
 
 
 def test_a_fused_launch_during_the_run_begins_a_new_run() -> None:
